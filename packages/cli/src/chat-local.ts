@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { RunnerRunOptions } from "@harness/protocol";
+import type { RunnerRunOptions, SessionEndReason } from "@harness/protocol";
 import { chatCommand, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./chat-modes.ts";
 import { chatRunOptions } from "./chat-run-flags.ts";
@@ -54,10 +54,13 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
     );
     return 1;
   }
+  // How the chat was left ends the session's conversation: the server may not have seen it leave yet.
+  let left: SessionEndReason | undefined;
   try {
-    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, { plan, ...(runOptions && { run: runOptions }) });
+    const own = { plan, ...(runOptions && { run: runOptions }), left: (how: SessionEndReason) => (left = how) };
+    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, own);
   } finally {
-    await server.close();
+    await server.close(left && { sessionEnd: left });
   }
 }
 

@@ -11,7 +11,7 @@ import { homedir, userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, createSessionsApi, type ConfigureResult, type HarnessClient } from "@harness/client";
-import type { HarnessCommand, HarnessState, RunnerRunOptions } from "@harness/protocol";
+import type { HarnessCommand, HarnessState, RunnerRunOptions, SessionEndReason } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
 import type { Command } from "./args.ts";
 import { diagnoseConnectFailure, healthWatch } from "./chat-diagnose.ts";
@@ -109,9 +109,9 @@ function lastRunCancelled(state: HarnessState | undefined): boolean {
 }
 
 /** `own`: what a chat of its own (chat-local.ts) shares with its server: its plan mode (see
- * chat-modes.ts), and the options its runs take (the settings' flags, the plugins whose commands Tab
- * completes). */
-export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch; run?: RunnerRunOptions }): Promise<number> {
+ * chat-modes.ts), the options its runs take (the settings' flags, the plugins whose commands Tab
+ * completes), and `left`, told how the chat was left (see `left` below) once it was. */
+export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: PlanSwitch; run?: RunnerRunOptions; left?: (how: SessionEndReason) => void }): Promise<number> {
   let command = given;
   const fail = (message: string, status = 1) => {
     io.stderr.write(`harness: ${message}\n`);
@@ -332,6 +332,14 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   let leaving = false;
   let finish!: (status: number) => void;
   const finished = new Promise<number>((resolve) => (finish = (status) => ((leaving = true), resolve(status))));
+  /** How the chat was left, which the session's SessionEnd hooks are told when it ends: as in Claude
+   * Code, "prompt_input_exit" when the user left at the prompt (Ctrl-D, /exit, Ctrl-C twice), else
+   * "other" (a signal, the server gone, a piped chat's input over). */
+  let left: SessionEndReason = "other";
+  const leaveAtPrompt = (status: number) => {
+    if (!leaving && interactive) left = "prompt_input_exit";
+    finish(status);
+  };
   let cancelling = false;
   /** The chat started or answered a run: how the last run ended is then its outcome. */
   let acted = false;
@@ -435,7 +443,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     const mine = takenOff ? undefined : modes.line(text);
     if (mine) return void (!interactive && mine.sent && (await settled(client, mine.sent)));
     const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parse(text);
-    if (action.kind === "quit") return finish(0);
+    if (action.kind === "quit") return leaveAtPrompt(0);
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
@@ -487,7 +495,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   const onKeyInterrupt = () => {
     if (runUnderWay(client.state) || starting || cancelling) return onInterrupt();
     if (lines.line || earlier.length > 0 || continuing) return clearInput();
-    if (Date.now() - idleInterruptAt < LEAVE_AGAIN_MS) return finish(130);
+    if (Date.now() - idleInterruptAt < LEAVE_AGAIN_MS) return leaveAtPrompt(130);
     idleInterruptAt = Date.now();
     view.note("(Ctrl-C again to leave, or Ctrl-D)");
   };
@@ -572,7 +580,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       }
     }
     // Input over: a piped chat waits for the session to settle and says how its last run ended.
-    if (interactive) return finish(0);
+    if (interactive) return leaveAtPrompt(0);
     const state = await client.waitFor((s) => s.status !== "running").catch(() => undefined);
     if (state?.status === "awaiting-approval") {
       toldRunFate = true;
@@ -615,6 +623,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       }
     } else if (!toldRunFate) view.note(`the run goes on in session ${sessionId}`);
   }
-  client.close();
+  client.close({ left });
+  own?.left?.(left);
   return status;
 }

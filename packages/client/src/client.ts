@@ -2,8 +2,8 @@
 // local copy of the state with the same reducer the server uses, reconnects after a dropped
 // connection with `since=<seq>` so that it receives exactly the missed deltas, and sends typed
 // commands. Browser-safe: it uses only the standard WebSocket API.
-import { applyOperations, OperationError } from "@harness/protocol/client-side";
-import type { HarnessCommand, HarnessConfig, HarnessState, ServerMessage } from "@harness/protocol";
+import { applyOperations, leftCloseReason, OperationError } from "@harness/protocol/client-side";
+import type { HarnessCommand, HarnessConfig, HarnessState, ServerMessage, SessionEndReason } from "@harness/protocol";
 import { Listeners } from "./listeners.ts";
 import { watchLiveness } from "./liveness.ts";
 import { commandsFrame, Outbox } from "./outbox.ts";
@@ -97,12 +97,13 @@ export class HarnessClient {
   }
 
   /** Closes the connection for good (until connect()). Commands still waiting are dropped;
-   * connect() and waitFor() calls under way fail. */
-  close(): void {
+   * connect() and waitFor() calls under way fail. `left`: how the user left the session, told to
+   * the server for when the session's conversation ends there (its SessionEnd hooks' reason). */
+  close(options: { left?: SessionEndReason } = {}): void {
     this.#closedByUser = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#dropSocket(1000, "client closed");
+    this.#dropSocket(1000, options.left ? leftCloseReason(options.left) : "client closed");
     this.#outbox.drain();
     this.#closed("close() was called", "the client was closed before it connected");
   }

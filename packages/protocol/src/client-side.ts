@@ -6,3 +6,4 @@ export { frameTooLarge, MAX_COMMANDS_PER_FRAME, MAX_FRAME_BYTES } from "./limits
 export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
 export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
+export { leftCloseReason } from "./session-end.ts";

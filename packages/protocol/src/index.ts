@@ -14,3 +14,5 @@ export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
 export { BUILTIN_COMMANDS, REPORT_COMMANDS, isBuiltinCommandPrompt } from "./local-commands.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
 export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
+export { SESSION_END_REASONS, leftCloseReason, leftReasonOf } from "./session-end.ts";
+export type { SessionEndReason } from "./session-end.ts";

@@ -17,6 +17,7 @@
 import { z } from "zod";
 import { wellFormedText } from "./well-formed.ts";
 import { MAX_TURNS_LIMIT } from "./limits.ts";
+import { SESSION_END_REASONS } from "./session-end.ts";
 
 /** The permission modes a run can be in (Claude Code's). */
 export const RunnerPermissionModeSchema = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
@@ -74,7 +75,9 @@ export const KEEP_RUNNING_HEADER = "x-harness-keep-running";
 //
 //   PUT    /workspaces/:id  {workspace, stateDir?}  → 200 {id, workspace} (again with the same
 //                                                     workspace: 200; another workspace: 409)
-//   DELETE /workspaces/:id                          → 200; its run in flight is cancelled
+//   DELETE /workspaces/:id  [{reason?}]             → 200; its run in flight is cancelled, and its
+//                                                     conversation ends: SessionEnd hooks are told
+//                                                     `reason` (default "other"; see session-end.ts)
 //   *      /workspaces/:id/<path>                   → the RunnerProtocol above, for that workspace
 //                                                     (404 when the id is not open)
 // Ids are 1–64 characters of [A-Za-z0-9_-].
@@ -89,3 +92,9 @@ export const WorkspaceOpenBodySchema = z.strictObject({
   stateDir: absolutePath().optional(),
 });
 export type WorkspaceOpenBody = z.infer<typeof WorkspaceOpenBodySchema>;
+
+export const SessionEndReasonSchema = z.enum(SESSION_END_REASONS);
+
+/** DELETE /workspaces/:id's body, which may be left out. */
+export const WorkspaceCloseBodySchema = z.strictObject({ reason: SessionEndReasonSchema.optional() });
+export type WorkspaceCloseBody = z.infer<typeof WorkspaceCloseBodySchema>;

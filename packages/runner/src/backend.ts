@@ -1,6 +1,6 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
 import type { PermissionUpdate } from "@harness/agent";
-import type { AgentEvent, ConversationSpent, RewindResult, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, RewindResult, RunConfigureBody, RunnerQuery, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 /** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
@@ -86,8 +86,10 @@ export type Backend = {
   /** Restores the workspace's files to how they were before the run that answered `userMessageId`
    * (dryRun: only reports). Absent: the backend keeps no checkpoints. */
   rewind?(request: { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string }): Promise<RewindResult | undefined>;
-  /** Releases what the backend keeps between runs (processes, servers); called when the runner stops. */
-  dispose?(): Promise<void>;
+  /** Releases what the backend keeps between runs (processes, servers), ending the conversation it
+   * holds for `reason` (its SessionEnd hooks'; default "other"); called when the runner stops or
+   * its workspace is closed. */
+  dispose?(reason?: SessionEndReason): Promise<void>;
 };
 
 /** A context for a run nobody can steer, configure or approve (headless runs and tests). */

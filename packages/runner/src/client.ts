@@ -16,6 +16,7 @@ import {
   type RunnerEvent,
   type RunnerHealth,
   type RunnerQuery,
+  type SessionEndReason,
   type TranscriptMessage,
   type WorkspaceOpenBody,
 } from "@harness/protocol";
@@ -205,11 +206,14 @@ export async function openWorkspace(hostUrl: string, id: string, body: Workspace
   return workspaceUrl(hostUrl, id);
 }
 
-/** Closes workspace `id` (DELETE /workspaces/:id), cancelling its run in flight. False when the
+/** Closes workspace `id` (DELETE /workspaces/:id), cancelling its run in flight and ending its
+ * conversation for `reason` (what its SessionEnd hooks are told; default "other"). False when the
  * host did not have it open. */
-export async function closeWorkspace(hostUrl: string, id: string, options: HostRequestOptions = {}): Promise<boolean> {
+export async function closeWorkspace(hostUrl: string, id: string, options: HostRequestOptions & { reason?: SessionEndReason } = {}): Promise<boolean> {
+  const { reason, ...rest } = options;
+  const init: TransportRequest = reason ? { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ reason }) } : { method: "DELETE" };
   try {
-    await hostRequest(options, hostUrl, id, { method: "DELETE" });
+    await hostRequest(rest, hostUrl, id, init);
     return true;
   } catch (err) {
     if (err instanceof RunnerHttpError && err.status === 404) return false;

@@ -85,3 +85,18 @@ test("bad workspace requests get errors naming the problem; the process keeps se
   assert.equal(unknown.status, 404);
   assert.equal((await client.health()).ok, true, "the process's own workspace still answers");
 });
+
+test("closing a workspace ends its conversation for the reason given (other when none); a reason not known is refused", async (t) => {
+  const dir = tempDir(t);
+  const ended: (string | undefined)[] = [];
+  const backend = fakeBackend(async () => ({ ok: true, result: "done", usage, transcript: [] }), { dispose: async (reason) => void ended.push(reason) });
+  const { url } = await startRunner(t, { backend, workspace: join(dir, "own") });
+  await openWorkspace(url, "left", { workspace: join(dir, "left") });
+  await openWorkspace(url, "plain", { workspace: join(dir, "plain") });
+  const refused = await fetch(`${url}/workspaces/left`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ reason: "bored" }) });
+  assert.equal(refused.status, 400);
+  assert.match(((await refused.json()) as { error: string }).error, /reason/);
+  assert.equal(await closeWorkspace(url, "left", { reason: "prompt_input_exit" }), true);
+  assert.equal(await closeWorkspace(url, "plain"), true);
+  assert.deepEqual(ended, ["prompt_input_exit", undefined]);
+});

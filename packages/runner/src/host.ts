@@ -8,7 +8,7 @@
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import { resolve } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { WORKSPACE_ID_PATTERN, WorkspaceOpenBodySchema } from "@harness/protocol";
+import { WORKSPACE_ID_PATTERN, WorkspaceCloseBodySchema, WorkspaceOpenBodySchema } from "@harness/protocol";
 import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
 import { createTranscriptMemory } from "./transcripts.ts";
@@ -58,11 +58,15 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
     sendJson(res, 200, { id, workspace });
   }
 
-  async function remove(res: ServerResponse, id: string): Promise<void> {
+  async function remove(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    // The body (why the conversation ends) may be left out altogether.
+    const bodyless = req.headers["content-type"] === undefined && !Number(req.headers["content-length"] ?? 0) && req.headers["transfer-encoding"] === undefined;
+    const body = bodyless ? {} : await readJson(req, res, WorkspaceCloseBodySchema, 1024);
+    if (!body) return;
     const entry = open.get(id);
     if (!entry) return sendError(res, 404, `no open workspace ${id}`);
     open.delete(id);
-    await entry.handler.close();
+    await entry.handler.close(body.reason);
     sendJson(res, 200, { id, closed: true });
   }
 
@@ -74,7 +78,7 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
     }
     if (slash === -1) {
       if (req.method === "PUT") return put(req, res, id);
-      if (req.method === "DELETE") return remove(res, id);
+      if (req.method === "DELETE") return remove(req, res, id);
       return refuse(req, res, 405, `${req.method} ${path}: a workspace is opened with PUT and closed with DELETE`);
     }
     const entry = open.get(id);
@@ -99,8 +103,8 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
     onActivity(listener) {
       listeners.push(listener);
     },
-    async close() {
-      await Promise.all(all().map((h) => h.close()));
+    async close(reason) {
+      await Promise.all(all().map((h) => h.close(reason)));
     },
     workspaces: () => [...open.keys()],
   };

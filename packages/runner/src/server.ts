@@ -19,7 +19,7 @@
 // One run at a time per workspace (a runner host serves several: see host.ts). The per-run API key
 // lives only in memory for the duration of the run: nothing here logs or stores request bodies.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { RewindBodySchema, type RunnerHealth } from "@harness/protocol";
+import { RewindBodySchema, type RunnerHealth, type SessionEndReason } from "@harness/protocol";
 import type { Backend } from "./backend.ts";
 import { createBackendRegistry, defaultBackendName, standardBackends, type BackendRegistry } from "./backends/registry.ts";
 import { createCheckpoints } from "./checkpoints/checkpoints.ts";
@@ -76,8 +76,9 @@ export type RunnerHandler = {
   abortRun(): Promise<void>;
   /** Called on every request and whenever a run ends. */
   onActivity(listener: () => void): void;
-  /** Aborts the run in flight and releases what the backends hold. */
-  close(): Promise<void>;
+  /** Aborts the run in flight and releases what the backends hold, ending their conversations for
+   * `reason` (default "other"). */
+  close(reason?: SessionEndReason): Promise<void>;
 };
 
 /** The request's path, without its query string. */
@@ -206,11 +207,11 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     onActivity(listener) {
       activityListeners.push(listener);
     },
-    close() {
+    close(reason) {
       closing ??= (async () => {
         await abortRun(new RunnerStopping());
         deps.transcripts.clear();
-        await deps.backends.dispose();
+        await deps.backends.dispose(reason);
       })();
       return closing;
     },

@@ -56,3 +56,21 @@ test("resumeRuns: a session that cannot be opened is named, and the others are r
   assert.equal(registry.size(), 1);
   await registry.close();
 });
+
+test("a session ends for how its last client left; one still held when the server stops, for the reason the server is given", async () => {
+  const runners = fakeRunners();
+  const store = { load: () => undefined, write: () => {}, unstoredSeq: () => 0, readBatches: () => [] } satisfies Partial<SqliteSessionStore> as SqliteSessionStore;
+  const db = { storeFor: () => store } as Partial<SqliteDatabase> as SqliteDatabase;
+  const registry = createSessionRegistry({ db, runnerFactory: runners.factory, idleMs: 60_000, log: () => {} });
+  (await registry.acquire("u", "left")).release("prompt_input_exit");
+  const dropped = await registry.acquire("u", "dropped");
+  dropped.release("prompt_input_exit");
+  // A client that comes back, then goes without saying how: its way of leaving is the one that counts.
+  (await registry.acquire("u", "dropped")).release();
+  await registry.acquire("u", "held");
+  await registry.close("prompt_input_exit");
+  assert.deepEqual(
+    ["left", "dropped", "held"].map((id) => runners.runners.get(`u/${id}`)?.ended),
+    [["prompt_input_exit"], [undefined], ["prompt_input_exit"]],
+  );
+});

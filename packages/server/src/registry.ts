@@ -1,16 +1,20 @@
 // The gateway's map from (userId, sessionId) to a live HarnessSession. A session is loaded once,
 // however many clients connect at the same moment, and dropped from memory (with its runner) a
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
+import type { SessionEndReason } from "@harness/protocol";
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { runEnd } from "./run-end.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
 
-export type SessionRunner = RunnerPort & { stop?(): Promise<void> };
+/** `stop(reason)`: the session's conversation ends, for `reason` (what its SessionEnd hooks are told). */
+export type SessionRunner = RunnerPort & { stop?(reason?: SessionEndReason): Promise<void> };
 export type RunnerFactory = (ids: { userId: string; sessionId: string }) => SessionRunner;
 
-/** A hold on a live session; release it exactly once when the client leaves. */
-export type Lease = { session: HarnessSession; release(): void };
+/** A hold on a live session; release it exactly once when the client leaves, saying how it left
+ * when it said so (the last client's way of leaving is the session's end reason, when it ends
+ * before another client comes). */
+export type Lease = { session: HarnessSession; release(left?: SessionEndReason): void };
 
 export type SessionRegistry = {
   acquire(userId: string, sessionId: string): Promise<Lease>;
@@ -34,8 +38,10 @@ export type SessionRegistry = {
   clients(): number;
   /** From now on, no session starts a new run: a submit or resume is refused saying `reason`. */
   refuseRuns(reason: string): void;
-  /** Writes down runs in progress as interrupted, stores every session and stops every runner. */
-  close(): Promise<void>;
+  /** Writes down runs in progress as interrupted, stores every session and stops every runner. A
+   * session's conversation ends for how its last client left ("other" when it did not say), one
+   * that still has clients for `reason` ("other" when not given). */
+  close(reason?: SessionEndReason): Promise<void>;
 };
 
 type Entry = {
@@ -47,6 +53,8 @@ type Entry = {
   session?: HarnessSession;
   timer?: ReturnType<typeof setTimeout>;
   closing?: Promise<void>;
+  /** How the last client to leave left, if it said (see Lease). */
+  left?: SessionEndReason;
 };
 
 export type RegistryOptions = {
@@ -63,18 +71,18 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   let closed = false;
   let refusal: string | undefined;
 
-  async function shutDown(entry: Entry): Promise<void> {
+  async function shutDown(entry: Entry, reason = entry.left): Promise<void> {
     try {
       const session = entry.session ?? (await entry.opening.catch(() => undefined));
       await session?.close();
     } catch (error) {
       options.log(`session ${entry.userId}/${entry.sessionId}: storing it failed: ${(error as Error).message}`);
     }
-    await stopRunner(entry.runner);
+    await stopRunner(entry.runner, reason);
   }
 
-  function stopRunner(runner: SessionRunner): Promise<void> | undefined {
-    return runner.stop?.().catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
+  function stopRunner(runner: SessionRunner, reason?: SessionEndReason): Promise<void> | undefined {
+    return runner.stop?.(reason).catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
   }
 
   function evictable(entry: Entry): boolean {
@@ -149,6 +157,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     const key = sessionKey(userId, sessionId);
     const held = await claim(key, userId, sessionId, (entry) => {
       entry.holders++;
+      entry.left = undefined;
       return entry;
     });
     let session: HarnessSession;
@@ -161,10 +170,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     let released = false;
     return {
       session,
-      release() {
+      release(left) {
         if (released) return;
         released = true;
         held.holders--;
+        held.left = left;
         scheduleEviction(key, held);
       },
     };
@@ -234,11 +244,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     refuseRuns(reason) {
       refusal = reason;
     },
-    async close() {
+    async close(reason) {
       closed = true;
       const all = [...entries.values()];
       for (const entry of all) if (entry.timer) clearTimeout(entry.timer);
-      await Promise.all(all.map((entry) => entry.closing ?? shutDown(entry)));
+      await Promise.all(all.map((entry) => entry.closing ?? shutDown(entry, entry.holders > 0 ? reason : entry.left)));
       entries.clear();
     },
   };

@@ -1,5 +1,6 @@
 // The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
 // store, and runner processes shared by the sessions of each user (runner-pool.ts).
+import type { SessionEndReason } from "@harness/protocol";
 import { sandboxTmpRoot, workspaceEnvDir, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { makeDirsSync } from "@harness/agent/make-dirs";
 import { mcpOAuthFile } from "@harness/agent/mcp-oauth";
@@ -30,8 +31,11 @@ export type HarnessServer = {
   url: string;
   port: number;
   /** Stops accepting, writes down runs in progress as interrupted, stores every session, stops the
-   * runners, closes sockets and the database. Safe to call more than once. */
-  close(): Promise<void>;
+   * runners, closes sockets and the database. Safe to call more than once (the first call's
+   * `sessionEnd` holds). A session's conversation ends for how its last client left (its SessionEnd
+   * hooks' reason); one whose client is still connected for `sessionEnd` (default "other"): a local
+   * chat's server ends with the chat, which it may not have seen leave yet. */
+  close(options?: { sessionEnd?: SessionEndReason }): Promise<void>;
 };
 
 /** How long a stopping server waits for another process to release the database's lock, so that
@@ -201,11 +205,11 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   void registry.resumeRuns();
   for (const line of lines) log(line);
 
-  async function close(): Promise<void> {
+  async function close(sessionEnd?: SessionEndReason): Promise<void> {
     await letRunsFinish(registry, config.stopGraceMs, log);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     sockets.stopAccepting();
-    await registry.close();
+    await registry.close(sessionEnd);
     await pool.close();
     await sockets.closeAll();
     runners.stop();
@@ -220,7 +224,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   return {
     url,
     port: address.port,
-    close: () => (closing ??= close()),
+    close: (options) => (closing ??= close(options?.sessionEnd)),
   };
 }
 

@@ -4,7 +4,7 @@
 // mid-run) is adopted, so its run can be re-attached to; one that has gone since is replaced by the
 // copy it kept of its run's end, when the run ended with nobody listening.
 import { createHash } from "node:crypto";
-import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions, type SessionEndReason } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-runs";
 import { nodeTransport } from "@harness/runner/node-transport";
@@ -19,8 +19,9 @@ import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInf
 export type { RunnerProcessInfo };
 
 export type SupervisedRunner = RunnerPort & {
-  /** Closes the session's workspace on its runner and releases the process. */
-  stop(): Promise<void>;
+  /** Closes the session's workspace on its runner and releases the process; its conversation
+   * ends for `reason` (what its SessionEnd hooks are told; default "other"). */
+  stop(reason?: SessionEndReason): Promise<void>;
   /** The process id of the session's runner, if one serves it now. */
   pid(): number | undefined;
   /** The base URL of the session's workspace on its runner (a whole RunnerProtocol), if any. */
@@ -290,17 +291,17 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   }
 
   /** Closes the workspace on `proc` (cancelling its run), as far as the process still answers. */
-  async function closeOn(proc: RunnerProcess): Promise<void> {
-    await closeWorkspace(proc.url, id, { transport, token: proc.token, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).catch(() => false);
+  async function closeOn(proc: RunnerProcess, reason?: SessionEndReason): Promise<void> {
+    await closeWorkspace(proc.url, id, { transport, token: proc.token, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS), ...(reason && { reason }) }).catch(() => false);
   }
 
   /** Closes the workspace and gives the process back to the pool. */
-  async function letGo(running: Live): Promise<void> {
+  async function letGo(running: Live, reason?: SessionEndReason): Promise<void> {
     if (last === running.process) {
       untrack?.();
       untrack = undefined;
     }
-    if (running.process.alive()) await closeOn(running.process);
+    if (running.process.alive()) await closeOn(running.process, reason);
     await pool.release(running.process, member);
   }
 
@@ -564,7 +565,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     rewind,
     pid: () => live?.process.pid,
     url: () => live?.url,
-    async stop() {
+    async stop(reason) {
       stopped = true;
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = undefined;
@@ -573,7 +574,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       const running = live ?? (await pending);
       live = undefined;
       if (running) {
-        await letGo(running);
+        await letGo(running, reason);
         forget();
       }
     },

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import WebSocket from "ws";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
-import type { ServerMessage } from "@harness/protocol";
+import type { ServerMessage, SessionEndReason } from "@harness/protocol";
 import { createFakeRunner, type FakeRunner } from "@harness/session";
 import type { ServerOptions } from "./config.ts";
 import type { RunnerFactory } from "./registry.ts";
@@ -38,14 +38,16 @@ export function lockFile(path: string): { release(): void } {
 }
 
 /** A runner factory handing out hand-driven fake runners, one per session, and counting stops. */
-export function fakeRunners(): { factory: RunnerFactory; runners: Map<string, FakeRunner & { stops: number }> } {
-  const runners = new Map<string, FakeRunner & { stops: number }>();
+/** `ended`: the reason each stop gave (what the session's SessionEnd hooks would be told). */
+export function fakeRunners(): { factory: RunnerFactory; runners: Map<string, FakeRunner & { stops: number; ended: (SessionEndReason | undefined)[] }> } {
+  const runners = new Map<string, FakeRunner & { stops: number; ended: (SessionEndReason | undefined)[] }>();
   const factory: RunnerFactory = ({ userId, sessionId }) => {
-    const runner = Object.assign(createFakeRunner(), { stops: 0 });
+    const runner = Object.assign(createFakeRunner(), { stops: 0, ended: [] as (SessionEndReason | undefined)[] });
     runners.set(`${userId}/${sessionId}`, runner);
     return Object.assign(runner, {
-      async stop() {
+      async stop(reason?: SessionEndReason) {
         runner.stops++;
+        runner.ended.push(reason);
       },
     });
   };

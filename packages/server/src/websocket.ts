@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
 import { z } from "zod";
-import { ErrorCodes, MAX_FRAME_BYTES, describeZodError } from "@harness/protocol";
+import { ErrorCodes, MAX_FRAME_BYTES, describeZodError, leftReasonOf } from "@harness/protocol";
 import { answerRaw } from "@harness/runner/client-error";
 import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
 import { crossSiteRefusal, notTheirs, requestToken } from "./auth.ts";
@@ -114,9 +114,9 @@ export function createWebSocketEndpoint(options: {
       else if (binary) conn.send(errorFrame("binary frames are not taken: send each frame as JSON text", ErrorCodes.badFrame));
       else session.receive(conn, text(data));
     });
-    ws.on("close", () => {
+    ws.on("close", (_code, reason) => {
       session.disconnect(conn);
-      lease.release();
+      lease.release(leftReasonOf(reason.toString()));
     });
     ws.on("error", (err) => options.log(`websocket error: ${err.message}`));
     // The first frames go out a turn after the handshake, so that a client that starts listening

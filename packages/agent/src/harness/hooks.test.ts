@@ -357,6 +357,16 @@ test("a SessionEnd hook can read the conversation at its transcript_path when th
   assert.deepEqual(lines.map((line) => line.message.content), ["Ship it", [{ type: "text", text: "All done." }]]);
 });
 
+test("resources disposed for a reason tell SessionEnd that reason; the first dispose's is the one told", async (t) => {
+  const project = await tempProject(t);
+  const end = await project.hook("end-reason.sh", `cat > "$CLAUDE_PROJECT_DIR/end-reason.json"`);
+  await project.settings({ hooks: { SessionEnd: hookGroup(end) } });
+  const resources = createAgentResources();
+  await runInProject(project, [{ text: "Bye." }], { prompt: "hi", resources });
+  await Promise.all([resources.dispose("prompt_input_exit"), resources.dispose("other")]);
+  assert.equal((JSON.parse(await project.read("end-reason.json")) as { reason: string }).reason, "prompt_input_exit");
+});
+
 test("what a SessionStart hook writes to CLAUDE_ENV_FILE holds for every Bash command of the conversation, background ones included", async (t) => {
   const project = await tempProject(t);
   const start = await project.hook("env.sh", `cat > /dev/null\necho 'export GREETING="from the hook"' >> "$CLAUDE_ENV_FILE"\necho "$CLAUDE_ENV_FILE" > "$CLAUDE_PROJECT_DIR/env-file-path"`);

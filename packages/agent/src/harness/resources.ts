@@ -6,7 +6,7 @@ import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
 import type { AsyncHookReport, HookEventName } from "../hooks/types.ts";
-import type { ConversationSpent, Usage } from "@harness/protocol";
+import type { ConversationSpent, SessionEndReason, Usage } from "@harness/protocol";
 import { emptyUsage } from "../usage.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
@@ -14,10 +14,10 @@ export type AgentResources = {
   readonly toolState: ToolState;
   /** The `session_id` hooks see when the run names none. */
   readonly sessionId: string;
-  /** Runs the SessionEnd hooks (when a run loaded any), closes the MCP servers and kills the
-   * background shells. Idempotent; later runs with these resources start nothing new in the
-   * background. */
-  dispose(): Promise<void>;
+  /** Runs the SessionEnd hooks (when a run loaded any) telling them `reason` (default "other"),
+   * closes the MCP servers and kills the background shells. Idempotent (the first call's reason
+   * is the one told); later runs with these resources start nothing new in the background. */
+  dispose(reason?: SessionEndReason): Promise<void>;
 };
 
 export type AgentResourcesOptions = ToolStateOptions & {
@@ -38,7 +38,7 @@ export type ResourceInternals = {
   /** SessionStart has run: it runs once per resources. */
   sessionStarted: boolean;
   /** Runs the SessionEnd hooks of the latest run's configuration. */
-  sessionEnd?: (reason: "clear" | "other") => Promise<void>;
+  sessionEnd?: (reason: SessionEndReason) => Promise<void>;
   /** The git snapshot of each working directory, taken once per conversation as in Claude Code, so
    * the environment block (and the cached prompt prefix) stays the same from run to run. */
   git: Map<string, Promise<GitSnapshot>>;
@@ -84,8 +84,8 @@ export function createAgentResources(options: AgentResourcesOptions = {}): Agent
   const resources: AgentResources = {
     toolState,
     sessionId: sessionId ?? randomUUID(),
-    dispose() {
-      disposing ??= disposeAll(inner, toolState);
+    dispose(reason = "other") {
+      disposing ??= disposeAll(inner, toolState, reason);
       return disposing;
     },
   };
@@ -161,12 +161,12 @@ export function takeHookMessages(resources: AgentResources): string[] {
   return resourceInternals(resources).hookReports.messages.splice(0);
 }
 
-async function disposeAll(inner: ResourceInternals, toolState: ToolState): Promise<void> {
+async function disposeAll(inner: ResourceInternals, toolState: ToolState, reason: SessionEndReason): Promise<void> {
   inner.disposed = true;
   inner.lifetime.abort();
   const sessionEnd = inner.sessionStarted ? inner.sessionEnd : undefined;
   inner.sessionEnd = undefined;
-  if (sessionEnd) await sessionEnd("other").catch(() => {});
+  if (sessionEnd) await sessionEnd(reason).catch(() => {});
   inner.transcript?.remove();
   const managers = [...inner.mcp.values()];
   inner.mcp.clear();

@@ -131,10 +131,10 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
           };
       }
     },
-    async dispose() {
+    async dispose(reason) {
       const held = resources;
       resources = undefined;
-      await held?.dispose();
+      await held?.dispose(reason);
     },
   };
 }

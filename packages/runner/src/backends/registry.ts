@@ -1,6 +1,7 @@
 // The backends a runner can run a query with, by name. Each is loaded on first use: the builtin
 // backend brings in the agent and the model SDKs, the claude-code backend the Claude Agent SDK.
 import { delimiter, isAbsolute } from "node:path";
+import type { SessionEndReason } from "@harness/protocol";
 import type { Backend } from "../backend.ts";
 
 export type BackendRegistry = {
@@ -9,8 +10,9 @@ export type BackendRegistry = {
   get(name: string): Backend | undefined;
   readonly defaultName: string;
   names(): string[];
-  /** Releases what the backends that were used hold (the builtin agent's shells and MCP servers). */
-  dispose(): Promise<void>;
+  /** Releases what the backends that were used hold (the builtin agent's shells and MCP servers),
+   * telling their SessionEnd hooks `reason`. */
+  dispose(reason?: SessionEndReason): Promise<void>;
 };
 
 export const BACKEND_NAMES = ["builtin", "claude-code"] as const;
@@ -38,10 +40,10 @@ export function lazyBackend(name: string, load: () => Promise<Backend>, traits: 
       const backend = await loaded();
       return backend.rewind ? backend.rewind(request) : undefined;
     },
-    async dispose() {
+    async dispose(reason) {
       if (!loading) return;
       const backend = await loading.catch(() => undefined);
-      await backend?.dispose?.();
+      await backend?.dispose?.(reason);
     },
   };
 }
@@ -89,8 +91,8 @@ export function createBackendRegistry(backends: readonly Backend[], defaultName:
     get: (name) => byName.get(name),
     defaultName,
     names,
-    async dispose() {
-      await Promise.allSettled(backends.map((b) => b.dispose?.()));
+    async dispose(reason) {
+      await Promise.allSettled(backends.map((b) => b.dispose?.(reason)));
     },
   };
 }

@@ -325,6 +325,9 @@ export type RunReadyInfo = {
   mcpServers: { name: string; status: "connected" | "failed" | "closed" }[];
   /** What the user may type after "/": built-ins, custom commands, skills, MCP prompts. */
   slashCommands: string[];
+  /** The argument hints (front matter `argument-hint`) of the custom commands and skills that have
+   * one, by name (a command's over a skill's of its name, as a run takes the command). */
+  argumentHints: Record<string, string>;
   agents: string[];
   skills: string[];
   /** The output style in use ("default" without one). */

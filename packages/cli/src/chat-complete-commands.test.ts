@@ -46,11 +46,22 @@ test("a local chat started with --plugin-dir offers that plugin's commands, as i
 
 test("the commands the session's runs said they had (MCP servers' prompts, a shared server's project's commands) are offered too, as they change", async () => {
   let said: readonly string[] | undefined;
-  const names = commandNames(undefined, () => said);
+  const names = commandNames(undefined, () => said && { names: said });
   assert.ok(!(await names()).includes("mcp__docs__summarize"));
   said = ["help", "deploy", "mcp__docs__summarize", "bad\x1b[2J"];
   const now = await names();
   for (const name of ["deploy", "mcp__docs__summarize", "quit", "help"]) assert.ok(now.includes(name), `${name} in ${now.join(" ")}`);
   assert.equal(now.filter((name) => name === "help").length, 1, "each once");
   assert.ok(!now.some((name) => name.startsWith("bad")));
+});
+
+test("a command's argument hint comes from what the runs said when the chat cannot read it itself; one with control characters is left out", async () => {
+  let hints: Record<string, string> | undefined;
+  const names = commandNames(undefined, () => ({ names: ["review-pr", "bad"], hints }));
+  await names();
+  assert.equal(names.hint("review-pr"), undefined);
+  hints = { "review-pr": "<number>", bad: "\x1b[2J", toString: "x" };
+  assert.equal(names.hint("review-pr"), "<number>");
+  assert.equal(names.hint("bad"), undefined);
+  assert.equal(names.hint("constructor"), undefined);
 });

@@ -20,9 +20,12 @@ export type CommandNames = (() => Promise<readonly string[]>) & { hint(name: str
 
 type Found = { names: readonly string[]; hints: ReadonlyMap<string, string> };
 
-/** `project`: a local chat's (undefined: a shared server's chat). `ran`: the commands the session's
- * last run said it had (the state's `available`), MCP servers' prompts among them, read at each Tab. */
-export function commandNames(project: CommandPlace | undefined, ran: () => readonly string[] | undefined = () => undefined): CommandNames {
+/** The commands the session's last run said it had (the state's `available`), MCP servers' prompts
+ * among them, and their argument hints, read at each Tab (and hint). */
+export type RanCommands = () => { names?: readonly string[]; hints?: Readonly<Record<string, string>> } | undefined;
+
+/** `project`: a local chat's (undefined: a shared server's chat). `ran`: see RanCommands. */
+export function commandNames(project: CommandPlace | undefined, ran: RanCommands = () => undefined): CommandNames {
   let read: { at: number; found: Promise<Found> } | undefined;
   let hints: ReadonlyMap<string, string> = new Map();
   const names = async () => {
@@ -30,9 +33,14 @@ export function commandNames(project: CommandPlace | undefined, ran: () => reado
     const found = await read.found;
     hints = found.hints;
     // A name with control characters would reach the terminal as it is (escape sequences): left out.
-    return [...new Set([...found.names, ...(ran() ?? [])])].filter(printable);
+    return [...new Set([...found.names, ...(ran()?.names ?? [])])].filter(printable);
   };
-  return Object.assign(names, { hint: (name: string) => hints.get(name) });
+  const hint = (name: string) => {
+    const said = ran()?.hints;
+    const fromRun = said && Object.hasOwn(said, name) && typeof said[name] === "string" && printable(said[name]) ? said[name] : undefined;
+    return hints.get(name) ?? fromRun;
+  };
+  return Object.assign(names, { hint });
 }
 
 const printable = (text: string) => !/[\x00-\x1f\x7f-\x9f]/.test(text);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import { startFakeAnthropic, startHarnessServer, type FakeAnthropic } from "@harness/test-utils";
 import { chatInTerminal, leaveChat, pause } from "./test-support.ts";
 
 let fake: FakeAnthropic;
@@ -106,6 +106,29 @@ test("Tab completes the commands of a plugin given with --plugin-dir, by the pat
   await chat.sees(/Ctrl-D leaves/);
   chat.type("/tools:gr\t");
   await chat.bottom(/^\/tools:greet$/);
+  chat.type("\x03\x04");
+  assert.equal(await chat.closed, 0);
+});
+
+test("a chat on a server's session shows the argument-hint of a command its runs have, once a run has said so", async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "harness-complete-server-"));
+  mkdirSync(join(dataDir, "home", ".claude", "commands"), { recursive: true });
+  writeFileSync(join(dataDir, "home", ".claude", "commands", "review-pr.md"), "---\nargument-hint: <number>\n---\nReview PR $1.");
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url } });
+  t.after(async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const env = { NO_COLOR: "1", HOME: home, HARNESS_URL: server.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
+  const chat = chatInTerminal(t, "--session hinted", { env, columns: 80 });
+  await chat.sees(/Ctrl-D leaves/);
+  fake.push({ text: "Hello." });
+  chat.type("hi\r");
+  await chat.sees(/Hello\./);
+  chat.type("/review-\t");
+  await chat.bottom(/^\/review-pr <number>$/);
+  chat.type("7");
+  await chat.bottom(/^\/review-pr 7$/);
   chat.type("\x03\x04");
   assert.equal(await chat.closed, 0);
 });

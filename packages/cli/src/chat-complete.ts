@@ -5,7 +5,7 @@
 // start with. A Tab that can add nothing lists the candidates instead, above the typed line, the
 // way the chat prints anything (the editor's own list would land where the chat's typed line is
 // kept, see chat-input-line.ts).
-import { commandNames, type CommandPlace } from "./chat-complete-commands.ts";
+import { commandNames, type CommandPlace, type RanCommands } from "./chat-complete-commands.ts";
 import { completeListedPath, completePath, inOrder, type ListFiles } from "./chat-complete-paths.ts";
 
 export type CompleteSources = {
@@ -126,7 +126,7 @@ export type ChatCompletion = { completer: Completer; hint(line: string): string 
  * listed, `columns` is the terminal's width. */
 export function chatCompletion(
   input: NodeJS.ReadableStream,
-  o: CommandPlace & { local: boolean; files?: ListFiles; ran: () => readonly string[] | undefined },
+  o: CommandPlace & { local: boolean; files?: ListFiles; ran: RanCommands },
   note: (text: string) => void,
   columns: () => number | undefined,
 ): ChatCompletion {

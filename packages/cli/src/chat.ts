@@ -300,7 +300,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     recall &&
     chatCompletion(
       io.stdin,
-      { local: command.local === true, files, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.run?.pluginDirs, ran: () => client.state?.available?.slashCommands },
+      { local: command.local === true, files, cwd: command.cwd ?? process.cwd(), home: io.env.HOME || homedir(), pluginDirs: own?.run?.pluginDirs, ran: () => client.state?.available && { names: client.state.available.slashCommands, hints: client.state.available.argumentHints } },
       (text) => view.note(text),
       () => (screen as { columns?: number } | undefined)?.columns,
     );

@@ -166,6 +166,10 @@ export const RunAvailableSchema = z.object({
   agents: z.array(z.string()),
   skills: z.array(z.string()),
   outputStyle: z.string(),
+  /** The argument hints (front matter `argument-hint`) of the custom commands and skills among
+   * slashCommands that have one, by name: what a UI shows after a command's name until arguments
+   * are typed. Absent when none has one (and from the claude-code backend). */
+  argumentHints: z.record(z.string(), z.string()).optional(),
 });
 export type RunAvailable = z.infer<typeof RunAvailableSchema>;
 

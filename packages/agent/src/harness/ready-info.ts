@@ -6,13 +6,17 @@ import type { RunContext } from "./run-context.ts";
 
 export function readyInfo(ctx: RunContext): RunReadyInfo {
   const { setup } = ctx;
-  const slash = new Set<string>([...BUILTIN_COMMANDS, ...REPORT_COMMANDS, ...BUILTIN_PROMPTS.map((p) => p.name), ...setup.commands.map((c) => c.name), ...setup.skills.filter((s) => s.userInvocable && !s.command).map((s) => s.name), ...setup.mcpPrompts.map((p) => p.name)]);
+  const invocable = setup.skills.filter((s) => s.userInvocable && !s.command);
+  const slash = new Set<string>([...BUILTIN_COMMANDS, ...REPORT_COMMANDS, ...BUILTIN_PROMPTS.map((p) => p.name), ...setup.commands.map((c) => c.name), ...invocable.map((s) => s.name), ...setup.mcpPrompts.map((p) => p.name)]);
+  const argumentHints: Record<string, string> = {};
+  for (const { name, argumentHint } of [...invocable, ...setup.commands]) if (argumentHint) argumentHints[name] = argumentHint;
   return {
     model: ctx.model,
     permissionMode: ctx.permissions.mode,
     tools: ctx.tools.map((tool) => tool.name),
     mcpServers: setup.mcpServers.map((server) => ({ name: server.name, status: server.state })),
     slashCommands: [...slash],
+    argumentHints,
     agents: setup.agents.map((agent) => agent.name),
     skills: setup.skills.filter((skill) => !skill.command).map((skill) => skill.name),
     outputStyle: setup.outputStyle ?? "default",

@@ -140,8 +140,8 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
 }
 
 function availableOf(info: RunReadyInfo): RunAvailable {
-  const { model, slashCommands, tools, mcpServers, agents, skills, outputStyle } = info;
-  return { model, slashCommands, tools, mcpServers, agents, skills, outputStyle };
+  const { model, slashCommands, tools, mcpServers, agents, skills, outputStyle, argumentHints } = info;
+  return { model, slashCommands, tools, mcpServers, agents, skills, outputStyle, ...(Object.keys(argumentHints).length > 0 && { argumentHints }) };
 }
 
 /** The query's credentials, over the runner's environment. */

@@ -29,8 +29,8 @@ async function eventually(file: string): Promise<void> {
   }
 }
 
-test("a local chat left with Ctrl-D, or /exit, tells SessionEnd prompt_input_exit", async (t) => {
-  for (const leave of ["\x04", "/exit\r"]) {
+test("a local chat left with Ctrl-D, /exit or Ctrl-C twice tells SessionEnd prompt_input_exit", async (t) => {
+  for (const leave of ["\x04", "/exit\r", "\x03\x03"]) {
     const { home, ended } = homeWithSessionEnd("harness-end-home-");
     const project = model.dir("harness-end-project-");
     const env = { NO_COLOR: "1", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
@@ -40,7 +40,7 @@ test("a local chat left with Ctrl-D, or /exit, tells SessionEnd prompt_input_exi
     chat.type("hi\r");
     await chat.sees(/Hello\./);
     chat.type(leave);
-    assert.equal(await chat.closed, 0);
+    assert.equal(await chat.closed, leave === "\x03\x03" ? 130 : 0);
     await eventually(ended);
     assert.equal(reasonIn(ended), "prompt_input_exit", leave);
   }

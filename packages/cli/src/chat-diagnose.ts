@@ -14,7 +14,7 @@ export type HealthAnswer = { status: number; ok: boolean; error?: string } | nul
 export function healthWatch(fetchFn: typeof fetch = fetch): { fetch: typeof fetch; asked(): HealthAnswer | undefined } {
   let asked: HealthAnswer | undefined;
   const watching = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const isHealth = new URL(input instanceof Request ? input.url : String(input)).pathname.endsWith("/health");
+    const isHealth = /\/health$/.test(URL.parse(input instanceof Request ? input.url : String(input))?.pathname ?? "");
     try {
       const response = await fetchFn(input, init);
       if (isHealth) asked = await answerOf(response.clone());

@@ -63,6 +63,19 @@ export function debugHow(category: DebugCategory): string | undefined {
   return howToShow?.(category);
 }
 
+/** Where this process's lines go, when that is a file a report can name: a runner's debug file,
+ * which the user of a chat cannot see being written (a server's HARNESS_DEBUG). */
+let where: string | undefined;
+
+export function setDebugWhere(file: string | undefined): void {
+  where = file;
+}
+
+/** The file lines of `category` are written to now, if the log is on for it and names one. */
+export function debugWhere(category: DebugCategory): string | undefined {
+  return debugOn(category) ? where : undefined;
+}
+
 /** Whether lines of `category` are written now: check it before building one. */
 export function debugOn(category: DebugCategory): boolean {
   return active !== undefined && active.shows(category);

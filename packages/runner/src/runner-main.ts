@@ -14,6 +14,9 @@
 //       HARNESS_SANDBOX_HIDE: paths (separated as in PATH) that the Bash sandbox, when a workspace's
 //       settings turn it on, hides from commands but for the working directories inside them; the
 //       server names its data directory (the store, the other sessions' files),
+//       HARNESS_DEBUG_FILE, HARNESS_DEBUG: the debug log, appended to that file, of the categories
+//       of that filter (as `harness run --debug` takes it; 1 for all), how a server's HARNESS_DEBUG
+//       reaches its runners (debug-setting.ts); both are taken out of the environment,
 //   --token-from-stdin  the token is the first line of stdin (how the server hands it over)
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
@@ -27,6 +30,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
+import { startRunnerDebug } from "./debug-setting.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { answerClientErrors } from "./client-error.ts";
 import { createRunnerHost } from "./host.ts";
@@ -65,6 +69,8 @@ delete process.env[RUNNER_TOKEN_ENV];
 const token = process.argv.includes("--token-from-stdin")
   ? await firstLineOfStdin().catch((error: Error) => fail(`--token-from-stdin: ${error.message}`))
   : fromEnvironment;
+const debugProblem = startRunnerDebug(process.env, [token]);
+if (debugProblem !== undefined) fail(debugProblem);
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
 const handle = (req: IncomingMessage, res: ServerResponse) => handler.handle(req, res);

@@ -89,3 +89,14 @@ test("run options every run carries: checked in outline, and refused with a back
     message: "the claude-code backend (HARNESS_BACKEND) takes no run options (appendSystemPrompt, additionalDirectories): they are the builtin backend's",
   });
 });
+
+test("the runners' debug log: off by default, HARNESS_DEBUG a filter or 1 for all, the option over it; a bad filter is refused naming the variable", () => {
+  const base = { env: {}, dataDir: "/tmp/x" };
+  assert.equal(resolveConfig(base).debug, undefined);
+  assert.equal(resolveConfig({ ...base, env: { HARNESS_DEBUG: "0" } }).debug, undefined);
+  assert.equal(resolveConfig({ ...base, env: { HARNESS_DEBUG: "1" } }).debug, "");
+  assert.equal(resolveConfig({ ...base, env: { HARNESS_DEBUG: "mcp,hooks" } }).debug, "mcp,hooks");
+  assert.equal(resolveConfig({ ...base, env: { HARNESS_DEBUG: "mcp" }, debug: "!api" }).debug, "!api");
+  assert.throws(() => resolveConfig({ ...base, env: { HARNESS_DEBUG: "mcp,!api" } }), /^Error: HARNESS_DEBUG: the filter "mcp,!api" mixes categories/);
+  assert.throws(() => resolveConfig({ ...base, env: { HARNESS_DEBUG: "m c p" } }), /^Error: HARNESS_DEBUG: the filter "m c p": "m c p" is not a category .*\(or 1 for all\)$/);
+});

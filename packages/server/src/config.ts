@@ -5,6 +5,7 @@ import { envSettingProblems } from "@harness/agent/env-settings";
 import { isWithin } from "@harness/agent/real-paths";
 import { RunnerRunOptionsSchema, type RunnerRunOptions } from "@harness/protocol";
 import { defaultBackendName } from "@harness/runner/backend-names";
+import { debugSetting } from "@harness/runner/debug-setting";
 import { isLoopbackHost } from "@harness/runner/loopback";
 import type { RunnerFactory } from "./registry.ts";
 import { readUserTokens, type UserTokens } from "./user-tokens.ts";
@@ -37,6 +38,9 @@ export type ServerOptions = {
   /** A run silent this long has its runner asked /health; one that does not answer (stopped, hung)
    * is stopped and its runs end in error (env HARNESS_RUNNER_STALL_MS, default 30 s). */
   runnerStallMs?: number;
+  /** The runners' debug log, of the categories of this filter (`harness run --debug`'s; "" for all),
+   * in a file beside each runner's output (env HARNESS_DEBUG: a filter, or 1 for all; default off). */
+  debug?: string;
   /** How long a stopping server waits for the runs in flight to finish, starting none meanwhile,
    * before it writes down those still going as interrupted (env HARNESS_STOP_GRACE_MS, default 0). */
   stopGraceMs?: number;
@@ -69,6 +73,7 @@ export type ServerConfig = {
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
   runnerStallMs: number;
+  debug: string | undefined;
   stopGraceMs: number;
   sessionIdleMs: number;
   heartbeatMs: number;
@@ -182,6 +187,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
       throw new Error(`refusing to listen on ${config.host} with a token of ${token.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
     }
   }
+  const debug = options.debug === undefined ? debugSetting(env.HARNESS_DEBUG) : { filter: options.debug };
+  if ("error" in debug) throw new Error(debug.error);
   const backend = defaultBackendName(env);
   const problems = [...(backend.ok ? [] : [backend.error]), ...envSettingProblems(env)];
   if (problems.length > 0) throw new Error(problems.join("; "));
@@ -192,6 +199,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     allowedOrigins: new Set(config.allowedOrigins),
     userTokens,
     dataDir,
+    debug: debug.filter,
     projectDir: options.projectDir === undefined ? undefined : checkedProject(options.projectDir, dataDir),
     log: options.log ?? ((line) => console.log(line)),
     env,

@@ -17,6 +17,8 @@ export type RunnerPoolOptions = {
   dir: string;
   /** A runner that finds itself without a server exits after this long. */
   idleExitMs: number;
+  /** The runners' debug filter, when their debug log is on (SpawnRunnerOptions.debug). */
+  debug?: string;
   log: (line: string) => void;
   spawn?: (options: SpawnRunnerOptions) => Promise<RunnerProcess>;
   mainPath?: string;
@@ -88,6 +90,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       logFile: join(home, `runner-${index}.log`),
       socketDir: home,
       idleExitMs: options.idleExitMs,
+      ...(options.debug !== undefined && { debug: options.debug }),
     });
     const slot: Slot = {
       group,

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { newRunnerToken, RUNNER_TOKEN_ENV } from "@harness/runner/token";
 import { killOrphans, RUNNER_MARK_ENV } from "@harness/runner/orphans";
+import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { removeSocketFile, runnerSocketPath, socketPathOf, socketPid } from "@harness/runner/unix-socket";
 import { removeDeadSandboxSockets } from "@harness/agent/sandbox-leftovers";
 import { z } from "zod";
@@ -64,8 +65,16 @@ export type SpawnRunnerOptions = {
   socketDir?: string;
   /** The runner exits by itself after this long without a run or a client. */
   idleExitMs?: number;
+  /** When set, the runner writes its debug log of the categories of this filter (`harness run
+   * --debug`'s; "" for all) to debugFileOf(logFile), appended and set aside as the log is. */
+  debug?: string;
   log?: (line: string) => void;
 };
+
+/** Where a runner whose output goes to `logFile` writes its debug log: runner-0.log → runner-0.debug.log. */
+export function debugFileOf(logFile: string): string {
+  return `${logFile.replace(/\.log$/, "")}.debug.log`;
+}
 
 /** Signals the process group of a runner (it leads its own), falling back to the process alone. */
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -187,6 +196,8 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     [RUNNER_TOKEN_ENV]: undefined,
     // The runner marks itself; one it inherited (this server runs under a runner) is not its own.
     [RUNNER_MARK_ENV]: undefined,
+    [DEBUG_ENV]: undefined,
+    [DEBUG_FILE_ENV]: undefined,
   };
   if (options.idleExitMs !== undefined) env.HARNESS_RUNNER_IDLE_EXIT_MS = String(options.idleExitMs);
   const { logFile, socketDir } = options;
@@ -199,6 +210,12 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   const tmp = runnersTmpDir(env);
   removeDeadSandboxSockets(tmp);
   rotateLog(logFile, MAX_LOG_BYTES);
+  const debugFile = options.debug === undefined ? undefined : debugFileOf(logFile);
+  if (debugFile !== undefined) {
+    rotateLog(debugFile, MAX_LOG_BYTES);
+    env[DEBUG_ENV] = options.debug === "" ? "1" : options.debug;
+    env[DEBUG_FILE_ENV] = debugFile;
+  }
   const fd = openSync(logFile, "a");
   const offset = statSync(logFile).size;
   let child: ChildProcess;
@@ -275,7 +292,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     const url = listeningUrl(readFrom(logFile, offset));
     if (url) {
       ready = true;
-      options.log?.(`runner ${pid} listens on ${socketPathOf(new URL(url)) ?? url}; its output goes to ${logFile}`);
+      options.log?.(`runner ${pid} listens on ${socketPathOf(new URL(url)) ?? url}; its output goes to ${logFile}${debugFile === undefined ? "" : `, its debug log to ${debugFile}`}`);
       return { url, pid, token, alive: () => !exitedFlag, exited, onExit: exitListeners.add, ended: () => end, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);

@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { delimiter, join, resolve as resolvePath } from "node:path";
 import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
 import { answerClientErrors } from "@harness/runner/client-error";
+import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
@@ -44,7 +45,7 @@ const STOP_STORE_WAIT_MS = 5000;
 /** What health checks hear from a server that is stopping. */
 const STOPPING = "the server is stopping: it lets the runs in flight finish and starts none";
 /** Variables a runner must not see: credentials travel per query, the server token never. */
-const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN"];
+const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN", DEBUG_ENV, DEBUG_FILE_ENV];
 
 /** SQLite's result codes for a file that is damaged (SQLITE_CORRUPT) or not a database (SQLITE_NOTADB). */
 const DAMAGED_CODES: ReadonlySet<number> = new Set([11, 26]);
@@ -114,6 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     capacity: config.runnerSessionsPerProcess,
     dir: join(config.dataDir, "runners"),
     idleExitMs: config.runnerIdleMs,
+    ...(config.debug !== undefined && { debug: config.debug }),
     log,
   });
   const runnerFactory: RunnerFactory =

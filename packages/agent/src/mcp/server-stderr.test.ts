@@ -2,7 +2,7 @@
 // what it wrote last even when it wrote much and exited at once.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { setDebugHow } from "@harness/llm/debug-log";
+import { setDebugHow, setDebugWhere, startDebugLog, stopDebugLog } from "@harness/llm/debug-log";
 import type { McpRunServerConfig } from "./config.ts";
 import { connectServer } from "./connection.ts";
 import { ServerStderr } from "./server-stderr.ts";
@@ -52,6 +52,23 @@ test("where no command can show the debug log (a runner's process), a cut stderr
   setDebugHow(undefined);
   t.after(() => setDebugHow((category) => `harness run --debug ${category}`));
   assert.equal(reportOf("a\nb\nc\nd\ne\nf\n"), "its process exited with code 1; its stderr ended with:\n  b\n  c\n  d\n  e\n  f");
+});
+
+test("in a runner whose debug log is on for mcp (a server's HARNESS_DEBUG), a cut stderr's report names the log's file", (t) => {
+  setDebugHow(undefined);
+  const written: string[] = [];
+  startDebugLog((line) => written.push(line), (category) => category === "mcp");
+  setDebugWhere("/data/runners/ann/runner-0.debug.log");
+  t.after(() => {
+    setDebugWhere(undefined);
+    stopDebugLog();
+    setDebugHow((category) => `harness run --debug ${category}`);
+  });
+  assert.equal(reportOf("a\nb\nc\nd\ne\nf\n"), "its process exited with code 1; its stderr ended with:\n  b\n  c\n  d\n  e\n  f\n  (all of its stderr is in /data/runners/ann/runner-0.debug.log)");
+  assert.equal(written.length, 6, "every line in the log");
+  assert.equal(reportOf("short\n"), "its process exited with code 1; its stderr ended with:\n  short", "a whole stderr needs no pointer");
+  startDebugLog((line) => written.push(line), (category) => category === "api");
+  assert.equal(reportOf("a\nb\nc\nd\ne\nf\n"), "its process exited with code 1; its stderr ended with:\n  b\n  c\n  d\n  e\n  f", "a log without mcp lines holds none of it");
 });
 
 test("a server that exits at start is reported with its exit code and what it wrote last, however much came before", async () => {

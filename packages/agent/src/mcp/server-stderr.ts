@@ -2,8 +2,9 @@
 // (`harness run --debug mcp`); the end is kept for the report of the server's failure, which shows
 // only its last few meaningful lines: a launcher such as npx ends its error with boilerplate (where
 // its own log is, how else to install) that would otherwise fill the report on every run. The
-// report names how to see the rest only where the process has a way (llm's debug-log.ts).
-import { debugHow, debugOn } from "@harness/llm/debug-log";
+// report names how to see the rest only where the process has a way, or, where the debug log is on
+// and goes to a file of a runner (a server's HARNESS_DEBUG), that file (llm's debug-log.ts).
+import { debugHow, debugOn, debugWhere } from "@harness/llm/debug-log";
 import type { McpRunServerConfig } from "./config.ts";
 import { mcpDebug } from "./debug-lines.ts";
 
@@ -62,7 +63,8 @@ export class ServerStderr {
   }
 
   /** `message`, then the last meaningful lines of stderr, indented, and when they are not all of
-   * it (and the debug log is not showing it), how to see the rest where this process can show it. */
+   * it, where to see the rest: the debug log's file when it is on and names one, else (it off) how
+   * to turn it on where this process can. */
   report(message: string): string {
     const all = this.#tail.split("\n").map((line) => line.replace(CONTROLS, (c) => (c === "\t" ? " " : "")).trimEnd());
     const written = all.filter((line) => line.trim() !== "");
@@ -70,8 +72,9 @@ export class ServerStderr {
     const shown = meaningful.slice(-REPORT_LINES).map((line) => (line.length > REPORT_LINE_CHARS ? `${line.slice(0, REPORT_LINE_CHARS - 1)}…` : line));
     if (shown.length === 0) return message;
     const whole = !this.#cut && shown.length === written.length && shown.every((line, i) => line === written[i]);
+    const file = whole ? undefined : debugWhere("mcp");
     const how = whole || debugOn("mcp") ? undefined : debugHow("mcp");
-    const hint = how === undefined ? [] : [`(${how} shows all of its stderr)`];
+    const hint = file !== undefined ? [`(all of its stderr is in ${file})`] : how === undefined ? [] : [`(${how} shows all of its stderr)`];
     return [`${message}; its stderr ended with:`, ...[...shown, ...hint].map((line) => `  ${line}`)].join("\n");
   }
 

@@ -1,0 +1,49 @@
+// The debug log of a server's runners: HARNESS_DEBUG names it on for the server (and `harness serve
+// --debug [filter]`), and the server hands each runner the same filter with the file to write it to,
+// HARNESS_DEBUG_FILE, beside the runner's output. A runner started any other way writes none.
+import { openSync, writeSync } from "node:fs";
+import { parseDebugFilter, setDebugWhere, startDebugLog } from "@harness/llm/debug-log";
+
+export const DEBUG_ENV = "HARNESS_DEBUG";
+export const DEBUG_FILE_ENV = "HARNESS_DEBUG_FILE";
+
+/** Values of HARNESS_DEBUG that turn the log on for every category, and off. */
+const ALL = new Set(["1", "true", "yes", "on"]);
+const OFF = new Set(["", "0", "false", "no", "off"]);
+
+/** HARNESS_DEBUG read: the filter (`--debug`'s: "" for all, "mcp", "!api"), undefined when the log
+ * is off, or what is wrong, naming the variable. */
+export function debugSetting(text: string | undefined): { filter: string | undefined } | { error: string } {
+  const value = (text ?? "").trim();
+  if (OFF.has(value.toLowerCase())) return { filter: undefined };
+  if (ALL.has(value.toLowerCase())) return { filter: "" };
+  const shows = parseDebugFilter(value);
+  if (typeof shows === "string") return { error: `${DEBUG_ENV}: ${shows.replace(/^--debug filter /, "the filter ")} (or 1 for all)` };
+  return { filter: value };
+}
+
+/** Turns on this runner's debug log when its server asked for one (HARNESS_DEBUG_FILE), appending to
+ * that file, with `secrets` (the runner's token) shown as "***"; both variables are taken out of the
+ * environment its tools get. A string is what is wrong. */
+export function startRunnerDebug(env: NodeJS.ProcessEnv, secrets: (string | undefined)[]): string | undefined {
+  const file = env[DEBUG_FILE_ENV];
+  const setting = debugSetting(env[DEBUG_ENV]);
+  delete env[DEBUG_FILE_ENV];
+  delete env[DEBUG_ENV];
+  if (!file) return undefined;
+  if ("error" in setting) return setting.error;
+  if (setting.filter === undefined) return undefined;
+  const shows = parseDebugFilter(setting.filter);
+  if (typeof shows === "string") return shows;
+  let fd: number;
+  try {
+    fd = openSync(file, "a", 0o600);
+  } catch (error) {
+    return `${DEBUG_FILE_ENV}: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+  }
+  const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 8);
+  // Written at once, so that what a runner that dies says last is in the file.
+  startDebugLog((line) => void writeSync(fd, hidden.reduce((text, secret) => text.split(secret).join("***"), line)), shows);
+  setDebugWhere(file);
+  return undefined;
+}

@@ -1,0 +1,61 @@
+// A server's debug log (HARNESS_DEBUG, `harness serve --debug`): each runner writes one beside its
+// output, and the report of a session's failed MCP server names it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
+
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-runner-debug-");
+
+/** A data directory whose user (HOME inside it) has a stdio MCP server that writes 30 lines on
+ * stderr and exits. */
+async function withBrokenServer(): Promise<string> {
+  const dataDir = await newDataDir();
+  const home = join(dataDir, "home");
+  mkdirSync(home, { recursive: true });
+  const script = join(home, "server.mjs");
+  const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+  writeFileSync(script, `process.stderr.write(${JSON.stringify(lines.join("\n") + "\n")}); process.exit(1);\n`);
+  writeFileSync(join(home, ".claude.json"), JSON.stringify({ mcpServers: { broken: { command: process.execPath, args: [script] } } }));
+  return dataDir;
+}
+
+async function failedServerNotice(server: { url: string }, sessionId: string): Promise<string> {
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId });
+  try {
+    client.send({ type: "submit", prompt: "hello" });
+    await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run's end");
+    const notices = (client.state as { notices?: { message: string }[] }).notices ?? [];
+    const notice = notices.find((n) => /MCP server broken failed/.test(n.message));
+    assert.ok(notice, `a notice of the failed server among ${JSON.stringify(notices)}`);
+    return notice.message;
+  } finally {
+    await client.close();
+  }
+}
+
+test("with HARNESS_DEBUG=mcp, a runner's debug file holds all of a failed MCP server's stderr, and the session's report names it", async (t) => {
+  fake().push({ text: "hi" });
+  const dataDir = await withBrokenServer();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_DEBUG: "mcp" } });
+  t.after(() => server.stop());
+  const message = await failedServerNotice(server, "debugged");
+  const file = join(dataDir, "runners", "ann", "runner-0.debug.log");
+  assert.match(message, /its stderr ended with:\n  line 26\n(?:  line \d+\n){4}/);
+  assert.ok(message.endsWith(`  (all of its stderr is in ${file})`), message);
+  const debug = readFileSync(file, "utf8");
+  for (let i = 1; i <= 30; i++) assert.match(debug, new RegExp(`\\[DEBUG\\] \\[mcp\\] server broken stderr: line ${i}$`, "m"));
+  assert.match(server.output(), new RegExp(`its debug log to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+});
+
+test("without it, the report names no debug log and the runner writes none", async (t) => {
+  fake().push({ text: "hi" });
+  const dataDir = await withBrokenServer();
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop());
+  const message = await failedServerNotice(server, "quiet");
+  assert.match(message, /its stderr ended with:\n  line 26\n(?:  line \d+\n){3}  line 30$/);
+  assert.throws(() => readFileSync(join(dataDir, "runners", "ann", "runner-0.debug.log")), /ENOENT/);
+});

@@ -18,7 +18,9 @@ async function withBrokenServer(): Promise<string> {
   const script = join(home, "server.mjs");
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
   writeFileSync(script, `process.stderr.write(${JSON.stringify(lines.join("\n") + "\n")}); process.exit(1);\n`);
-  writeFileSync(join(home, ".claude.json"), JSON.stringify({ mcpServers: { broken: { command: process.execPath, args: [script] } } }));
+  // The script ignores the URL: it stands for credentials a server's command line may carry.
+  const args = [script, "--upstream", "https://bob:hunter2@mcp.example.com/sse?token=SECRET1"];
+  writeFileSync(join(home, ".claude.json"), JSON.stringify({ mcpServers: { broken: { command: process.execPath, args } } }));
   return dataDir;
 }
 
@@ -48,6 +50,21 @@ test("with HARNESS_DEBUG=mcp, a runner's debug file holds all of a failed MCP se
   const debug = readFileSync(file, "utf8");
   for (let i = 1; i <= 30; i++) assert.match(debug, new RegExp(`\\[DEBUG\\] \\[mcp\\] server broken stderr: line ${i}$`, "m"));
   assert.match(server.output(), new RegExp(`its debug log to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+});
+
+test("harness serve --debug logs every category, and neither the key nor a URL's credentials", async (t) => {
+  fake().push({ text: "hi" });
+  const dataDir = await withBrokenServer();
+  const server = await startHarnessServer({ dataDir, env: modelEnv(), args: ["--debug"] });
+  t.after(() => server.stop());
+  const message = await failedServerNotice(server, "flagged");
+  const file = join(dataDir, "runners", "ann", "runner-0.debug.log");
+  assert.ok(message.endsWith(`  (all of its stderr is in ${file})`), message);
+  const debug = readFileSync(file, "utf8");
+  assert.match(debug, /\[DEBUG\] \[api\] request model=/);
+  assert.match(debug, /\[DEBUG\] \[mcp\] server broken starting: .* --upstream https:\/\/\*\*\*@mcp\.example\.com\/sse\?\*\*\*$/m);
+  assert.match(debug, /\[DEBUG\] \[mcp\] server broken stderr: line 1$/m);
+  assert.doesNotMatch(debug, /test-key|hunter2|SECRET1/);
 });
 
 test("without it, the report names no debug log and the runner writes none", async (t) => {

@@ -48,6 +48,15 @@ test("serve options, help and version", () => {
     message: '--port must be a whole number up to 65535, got "70000"',
     topic: "serve",
   });
+  assert.deepEqual(parseArgs(["serve", "--debug"]), { kind: "serve", debug: "" });
+  assert.deepEqual(parseArgs(["serve", "--debug", "mcp", "-p", "0"]), { kind: "serve", debug: "mcp", port: 0 });
+  assert.deepEqual(parseArgs(["serve", "-d", "--port", "0"]), { kind: "serve", debug: "", port: 0 });
+  assert.deepEqual(parseArgs(["serve", "--debug=!api,!hooks"]), { kind: "serve", debug: "!api,!hooks" });
+  assert.deepEqual(parseArgs(["serve", "--debug", "mcp,!api"]), {
+    kind: "usage-error",
+    message: '--debug filter "mcp,!api" mixes categories to show and to hide ("!"): give one kind, as "api,hooks" or "!mcp"',
+    topic: "serve",
+  });
   assert.deepEqual(parseArgs(["serve", "now"]), { kind: "usage-error", message: 'unexpected argument "now" for "harness serve"', topic: "serve" });
   assert.deepEqual(parseArgs([]), { kind: "help" });
   assert.deepEqual(parseArgs(["--help"]), { kind: "help" });

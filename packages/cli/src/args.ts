@@ -1,5 +1,6 @@
 // Command-line parsing for `harness`. Pure: argv in, a command or a usage error out.
 import type { Effort } from "@harness/llm";
+import { parseDebugFilter } from "@harness/llm/debug-log";
 import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
 import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat-run-flags.ts";
@@ -91,7 +92,15 @@ export type Command =
       /** Where the project's `.claude` configuration is read (--project-config-root), as given. */
       projectConfigRoot?: string;
     }
-  | { kind: "serve"; port?: number; host?: string; dataDir?: string; projectDir?: string }
+  | {
+      kind: "serve";
+      port?: number;
+      host?: string;
+      dataDir?: string;
+      projectDir?: string;
+      /** --debug [filter]: the runners' debug log, its filter as given ("" for all). */
+      debug?: string;
+    }
   | {
       kind: "chat";
       url?: string;
@@ -201,6 +210,10 @@ const SERVE_OPTIONS: OptionSpec = {
   "--host": { key: "host", value: true },
   "--data-dir": { key: "dataDir", value: true },
   "--project": { key: "project", value: true },
+  // The runners' debug log, with an optional filter as `harness run --debug` takes it; serve takes
+  // no prompt, so the next argument that is no option is the filter.
+  "--debug": { key: "debug", value: true, empty: true, optional: true },
+  "-d": { key: "debug", value: true, empty: true, optional: true },
   "--help": { key: "help", value: false },
   "-h": { key: "help", value: false },
 };
@@ -335,6 +348,12 @@ function parseServe(args: string[]): Command {
   if (typeof options.host === "string") command.host = options.host;
   if (typeof options.dataDir === "string") command.dataDir = options.dataDir;
   if (typeof options.project === "string") command.projectDir = options.project;
+  if (options.debug !== undefined) {
+    const filter = options.debug === true ? "" : String(options.debug);
+    const shows = parseDebugFilter(filter);
+    if (typeof shows === "string") return { kind: "usage-error", message: shows, topic: "serve" };
+    command.debug = filter;
+  }
   return command;
 }
 

@@ -59,6 +59,7 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
       port: port ?? 7700,
       dataDir,
       ...(projectDir !== undefined && { projectDir }),
+      ...(command.debug !== undefined && { debug: command.debug }),
       token: env.HARNESS_TOKEN || undefined,
     });
     // Under the URL (the server's own line): where the agent's files will be, which a new user

@@ -171,6 +171,11 @@ Options:
                      with --project, ~/.harness/projects/<name>-<hash>)
   --project DIR      every session works in DIR (your project) instead of a workspace of its own;
                      deleting or forking a session leaves DIR's files alone. For one person's server.
+  -d, --debug [FILTER]
+                     each runner writes a debug log (model requests, MCP servers and all their
+                     stderr, hooks, permission decisions) beside its output, in the data directory's
+                     runners/<user>/runner-<n>.debug.log; FILTER as harness run --debug takes it
+                     ("mcp", "!api"); a failed MCP server's report then names the file
   -h, --help         show this help
 
 Environment:
@@ -181,6 +186,7 @@ Environment:
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine
   HARNESS_STOP_GRACE_MS     how long a stopping server lets runs in flight finish (default 0)
+  HARNESS_DEBUG        as --debug: a filter ("mcp"), or 1 for all categories
   PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
 `;
 

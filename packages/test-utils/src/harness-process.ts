@@ -23,6 +23,8 @@ export async function startHarnessServer(options: {
   env?: Record<string, string | undefined>;
   port?: number;
   timeoutMs?: number;
+  /** Flags after `serve`. */
+  args?: string[];
 }): Promise<HarnessProcess> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -37,7 +39,7 @@ export async function startHarnessServer(options: {
     ...options.env,
   };
   // As `bin/harness serve` starts it, with the server's GC_FLAGS (gc-flags.ts).
-  const child = spawn(process.execPath, [...SERVER_GC_FLAGS, cliMain, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...SERVER_GC_FLAGS, cliMain, "serve", ...(options.args ?? [])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (s: string) => (output += s));
   child.stderr.setEncoding("utf8").on("data", (s: string) => (output += s));

@@ -9,7 +9,7 @@ import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive, SERVER_GC_FLAGS } from "@harness/test-utils";
 import { GC_FLAGS, RUNNER_GC_FLAGS } from "./gc-flags.ts";
-import { spawnRunner } from "./runner-process.ts";
+import { MAX_LOG_BYTES, spawnRunner } from "./runner-process.ts";
 import { testDir, waitFor } from "./test-helpers.ts";
 
 /** Makes `runner-<pid>.sock` in `dir` from a process that is then killed, as a runner killed with
@@ -71,4 +71,37 @@ setInterval(() => {}, 1000);`,
   process.kill(runner.pid!, "SIGKILL");
   await runner.exited;
   await waitFor(() => !processAlive(childPid), "the runner's leftover child to be killed");
+});
+
+test("a runner started with a debug filter is told it and its debug file beside its log, which is set aside past its size as the log is; one without, neither", async (t) => {
+  const dir = await testDir(t);
+  const seen = join(dir, "seen.json");
+  // A stand-in runner: writes down what it was told, then says where it listens.
+  const main = join(dir, "fake-runner.mjs");
+  writeFileSync(
+    main,
+    `import { writeFileSync } from "node:fs";
+writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ debug: process.env.HARNESS_DEBUG ?? null, file: process.env.HARNESS_DEBUG_FILE ?? null }));
+console.log(JSON.stringify({ event: "listening", url: "http://127.0.0.1:9" }));
+setInterval(() => {}, 1000);`,
+  );
+  const logFile = join(dir, "runner-0.log");
+  const debugFile = join(dir, "runner-0.debug.log");
+  writeFileSync(debugFile, "x".repeat(MAX_LOG_BYTES + 1));
+  const lines: string[] = [];
+  // The server's own setting never reaches a runner as it stands: only as the server hands it on.
+  const env = { ...process.env, HARNESS_DEBUG: "api", HARNESS_DEBUG_FILE: "/elsewhere.log" };
+  const runner = await spawnRunner({ workspace: dir, env, logFile, mainPath: main, debug: "", log: (line) => lines.push(line) });
+  assert.deepEqual(JSON.parse(readFileSync(seen, "utf8")), { debug: "1", file: debugFile });
+  assert.equal(statSync(`${debugFile}.1`).size, MAX_LOG_BYTES + 1, "the old debug log is set aside");
+  assert.match(lines[0]!, new RegExp(`its output goes to ${logFile}, its debug log to ${debugFile}$`));
+  await runner.stop(1000);
+
+  const filtered = await spawnRunner({ workspace: dir, env, logFile, mainPath: main, debug: "mcp,hooks" });
+  assert.deepEqual(JSON.parse(readFileSync(seen, "utf8")), { debug: "mcp,hooks", file: debugFile });
+  await filtered.stop(1000);
+
+  const plain = await spawnRunner({ workspace: dir, env, logFile, mainPath: main });
+  t.after(() => plain.stop(1000));
+  assert.deepEqual(JSON.parse(readFileSync(seen, "utf8")), { debug: null, file: null });
 });

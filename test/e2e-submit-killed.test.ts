@@ -1,0 +1,126 @@
+// A server SIGKILLed the moment its runner has the query (the model's first request is under way):
+// what the server accepted (a submitted prompt, a resume, a steer the runner took) is on disk, so
+// the restarted server shows it and adopts the run its runner went on with, to the end.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { idle, startHarness, type Harness } from "./e2e-commands-support.ts";
+
+/** A held reply and the function that lets it go. */
+function held(): { hold: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  return { hold, release };
+}
+
+/** SIGKILLs the server, lets the held model reply go, and starts the server again on its port. */
+async function killAndRestart(h: Harness, client: MinimalClient, release: () => void): Promise<void> {
+  const port = h.server.port;
+  await h.server.stop("SIGKILL");
+  await client.waitFor((c) => c.closed, 10_000, "the socket to drop");
+  release();
+  h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env, port });
+}
+
+test("a prompt submitted just before the server is killed is there after the restart, and its run finishes", async () => {
+  const h = await startHarness();
+  try {
+    // The session's runner is up already: the query goes out as soon as the prompt is stored.
+    h.fake.push({ text: "warmed up" });
+    const client = await h.connect("submit-killed");
+    client.send({ type: "submit", prompt: "warm up" });
+    await client.waitForState(idle, 30_000, "the first run");
+    const { hold, release } = held();
+    h.fake.push({ text: ["Answered ", "after ", "the ", "restart."], hold });
+    const before = h.fake.requests.length;
+    client.send({ type: "submit", prompt: "do not lose me" });
+    await h.fake.waitForRequests(before + 1, 30_000);
+    await killAndRestart(h, client, release);
+
+    const back = await h.connect("submit-killed");
+    await back.waitForState(idle, 30_000, "the adopted run to finish");
+    const messages = back.state!.messages;
+    assert.deepEqual(messages.map((m) => [m.role, m.status, m.content]), [
+      ["user", "complete", "warm up"],
+      ["assistant", "complete", "warmed up"],
+      ["user", "complete", "do not lose me"],
+      ["assistant", "complete", "Answered after the restart."],
+    ]);
+    assert.ok(!back.state!.error, `no error: ${back.state!.error}`);
+    assert.equal(h.fake.requests.length, before + 1, "the run was adopted, not started again");
+    await back.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test("a resume accepted just before the server is killed is there after the restart, and its run finishes", async () => {
+  const h = await startHarness();
+  try {
+    h.fake.push({ text: "the first answer" });
+    const first = await h.connect("resumed-from");
+    first.send({ type: "submit", prompt: "first question" });
+    await first.waitForState(idle, 30_000, "the first run");
+    await first.close();
+
+    const { hold, release } = held();
+    h.fake.push({ text: "the resumed answer", hold });
+    const client = await h.connect("resumes");
+    const before = h.fake.requests.length;
+    client.send({ type: "resume", prompt: "and then?", sessionId: "resumed-from" });
+    await h.fake.waitForRequests(before + 1, 30_000);
+    assert.match(JSON.stringify(h.fake.requests[before].body.messages), /the first answer/);
+    await killAndRestart(h, client, release);
+
+    const back = await h.connect("resumes");
+    await back.waitForState(idle, 30_000, "the adopted run to finish");
+    assert.deepEqual(back.state!.messages.map((m) => [m.role, m.status, m.content]), [
+      ["user", "complete", "first question"],
+      ["assistant", "complete", "the first answer"],
+      ["user", "complete", "and then?"],
+      ["assistant", "complete", "the resumed answer"],
+    ]);
+    assert.ok(!back.state!.error, `no error: ${back.state!.error}`);
+    assert.equal(h.fake.requests.length, before + 1, "the run was adopted, not started again");
+    await back.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test("a steer the model read just before the server is killed is there after the restart, where the model saw it", async () => {
+  const h = await startHarness();
+  try {
+    const first = held();
+    const second = held();
+    h.fake.push(
+      { text: "First step.", toolUses: [{ name: "Bash", input: { command: "echo one" } }], hold: first.hold },
+      { text: "Steered to the end.", hold: second.hold },
+    );
+    const client = await h.connect("steer-killed");
+    client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "format the code" });
+    const before = h.fake.requests.length;
+    await h.fake.waitForRequests(before + 1, 30_000);
+    client.send({ type: "steer", message: "use tabs, not spaces" });
+    // Held until the steer has had ample time to reach the runner, which hands it to the model next.
+    await new Promise((r) => setTimeout(r, 500));
+    first.release();
+    await h.fake.waitForRequests(before + 2, 30_000);
+    assert.match(JSON.stringify(h.fake.requests[before + 1].body.messages), /use tabs, not spaces/);
+    await killAndRestart(h, client, second.release);
+
+    const back = await h.connect("steer-killed");
+    await back.waitForState(idle, 30_000, "the adopted run to finish");
+    assert.deepEqual(back.state!.messages.map((m) => [m.role, m.status, m.content]), [
+      ["user", "complete", "format the code"],
+      ["assistant", "complete", "First step."],
+      ["user", "complete", "use tabs, not spaces"],
+      ["assistant", "complete", "Steered to the end."],
+    ]);
+    assert.ok(!back.state!.error, `no error: ${back.state!.error}`);
+    assert.equal(h.fake.requests.length, before + 2, "the run was adopted, not started again");
+    await back.close();
+  } finally {
+    await h.close();
+  }
+});

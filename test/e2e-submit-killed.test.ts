@@ -1,9 +1,11 @@
 // A server SIGKILLed the moment its runner has the query (the model's first request is under way):
 // what the server accepted (a submitted prompt, a resume, a steer the runner took) is on disk, so
-// the restarted server shows it and adopts the run its runner went on with, to the end.
+// the restarted server shows it and adopts the run its runner went on with, to the end, or shows it
+// interrupted when the runner died too. The submit tests start their session's runner with a first
+// run: a runner already up gets the query within a millisecond, long before a batched write.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
 import { idle, startHarness, type Harness } from "./e2e-commands-support.ts";
 
 /** A held reply and the function that lets it go. */
@@ -119,6 +121,39 @@ test("a steer the model read just before the server is killed is there after the
     ]);
     assert.ok(!back.state!.error, `no error: ${back.state!.error}`);
     assert.equal(h.fake.requests.length, before + 2, "the run was adopted, not started again");
+    await back.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test("a prompt whose runner died with the killed server as its run began shows as interrupted after the restart, with its prompt", async () => {
+  const h = await startHarness();
+  const ids = { userId: "alice", sessionId: "both-killed" };
+  try {
+    h.fake.push({ text: "warmed up" });
+    const client = await h.connect(ids.sessionId);
+    client.send({ type: "submit", prompt: "warm up" });
+    await client.waitForState(idle, 30_000, "the first run");
+    h.fake.push({ text: "never sent", hold: new Promise(() => {}) });
+    const before = h.fake.requests.length;
+    client.send({ type: "submit", prompt: "lost with its runner?" });
+    await h.fake.waitForRequests(before + 1, 30_000);
+    const port = h.server.port;
+    await h.server.stop("SIGKILL");
+    await client.waitFor((c) => c.closed, 10_000, "the socket to drop");
+    const runner = storedRunnerPid(h.dataDir, ids);
+    assert.ok(runner !== undefined, "the runner is recorded");
+    process.kill(runner, "SIGKILL");
+    await waitFor(() => !processAlive(runner), "the runner to die", { timeoutMs: 10_000 });
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env, port });
+
+    const back = await h.connect(ids.sessionId);
+    await back.waitForState((s) => s.status !== "running", 15_000, "the run to be written down");
+    const messages = back.state!.messages;
+    assert.deepEqual(messages.slice(0, 3).map((m) => m.content), ["warm up", "warmed up", "lost with its runner?"]);
+    assert.notEqual(messages[3].status, "running");
+    assert.match(back.state!.error ?? "", /interrupted/i);
     await back.close();
   } finally {
     await h.close();

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createFakeRunner, type FakeRunner } from "./fake-runner.ts";
 import { INTERRUPTED_MESSAGE } from "./run-outcome.ts";
 import { openSession } from "./session.ts";
-import type { SessionStore } from "./store.ts";
+import type { SessionStore, WriteOptions } from "./store.ts";
 import { memoryStore } from "./store.ts";
 import { commandsFrame, crashableStore, recorder, startSession, submitAndRun, until } from "./test-helpers.ts";
 
@@ -228,4 +228,30 @@ test("what a re-attached run used until it was cancelled counts in the restored 
   assert.deepEqual(back.state!.usage, { inputTokens: 7, outputTokens: 3 });
   assert.equal(back.state!.messages[1].status, "cancelled");
   await restored.close();
+});
+
+test("what a submit stores before its query goes out is one small write: the prompt's batch and the run record, not the state", async () => {
+  const inner = memoryStore();
+  const writes: { batches: number; snapshot: boolean; options: WriteOptions | undefined }[] = [];
+  const store: SessionStore = {
+    load: () => inner.load(),
+    write(batches, snapshot, options) {
+      writes.push({ batches: batches.length, snapshot: snapshot !== undefined, options });
+      inner.write(batches, snapshot, options);
+    },
+  };
+  const { runner, session, client } = await startSession({ store });
+  const first = await submitAndRun(session, client, runner, "first");
+  first.emit({ type: "run.started", requestId: first.requestId }, { type: "assistant.delta", text: "one" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  await session.flush();
+  // Batches of the session left waiting for the batched write go with the prompt's, in order.
+  session.receive(client, commandsFrame({ type: "configure", config: { maxTurns: 3 } }));
+  const from = writes.length;
+  const second = await submitAndRun(session, client, runner, "second");
+  assert.deepEqual(
+    writes.slice(from).map((w) => ({ batches: w.batches, snapshot: w.snapshot, urgent: w.options?.urgent, run: w.options?.run?.requestId })),
+    [{ batches: 2, snapshot: false, urgent: true, run: second.body.requestId }],
+  );
+  assert.equal(inner.batches.at(-1)!.seq, client.seq, "everything the client saw is stored");
 });

@@ -48,7 +48,7 @@ test("with HARNESS_DEBUG=mcp, a runner's debug file holds all of a failed MCP se
   assert.match(message, /its stderr ended with:\n  line 26\n(?:  line \d+\n){4}/);
   assert.ok(message.endsWith(`  (all of its stderr is in ${file})`), message);
   const debug = readFileSync(file, "utf8");
-  for (let i = 1; i <= 30; i++) assert.match(debug, new RegExp(`\\[DEBUG\\] \\[mcp\\] server broken stderr: line ${i}$`, "m"));
+  for (let i = 1; i <= 30; i++) assert.match(debug, new RegExp(`^\\S+ \\[ann/debugged\\] \\[DEBUG\\] \\[mcp\\] server broken stderr: line ${i}$`, "m"));
   assert.match(server.output(), new RegExp(`its debug log to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
 });
 
@@ -65,6 +65,21 @@ test("harness serve --debug logs every category, and neither the key nor a URL's
   assert.match(debug, /\[DEBUG\] \[mcp\] server broken starting: .* --upstream https:\/\/\*\*\*@mcp\.example\.com\/sse\?\*\*\*$/m);
   assert.match(debug, /\[DEBUG\] \[mcp\] server broken stderr: line 1$/m);
   assert.doesNotMatch(debug, /test-key|hunter2|SECRET1/);
+});
+
+test("each line a run writes names its session, as two sessions share one runner's file", async (t) => {
+  fake().push({ text: "one" }, { text: "two" });
+  const dataDir = await withBrokenServer();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_DEBUG: "api" } });
+  t.after(() => server.stop());
+  await failedServerNotice(server, "first");
+  await failedServerNotice(server, "second");
+  const debug = readFileSync(join(dataDir, "runners", "ann", "runner-0.debug.log"), "utf8");
+  const requests = debug.split("\n").filter((line) => / \[api\] request model=/.test(line));
+  assert.equal(requests.length, 2, debug);
+  assert.match(requests[0]!, /^\S+ \[ann\/first\] \[DEBUG\] \[api\] request/);
+  assert.match(requests[1]!, /^\S+ \[ann\/second\] \[DEBUG\] \[api\] request/);
+  assert.doesNotMatch(debug, /hello/, "no prompt");
 });
 
 test("without it, the report names no debug log and the runner writes none", async (t) => {

@@ -148,6 +148,12 @@ export const RunnerQuerySchema = z
       .optional(),
     /** What every run of the session's host carries (see RunnerRunOptionsSchema). */
     runOptions: RunnerRunOptionsSchema.optional(),
+    /** Whose run this is, as the runner's debug log names each line the run writes (a server's
+     * "user/session"): runners shared by several sessions write one file. Never a prompt. */
+    debugLabel: z
+      .string()
+      .regex(/^[\w.:/-]{1,257}$/, "debugLabel must be 1 to 257 letters, digits or . _ : / -")
+      .optional(),
   })
   // Closed: a field this runner does not know (a typo such as `maxTurn`) is refused rather than
   // dropped, which would run the query without it; a server starts runners of its own version.

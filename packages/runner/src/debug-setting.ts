@@ -1,6 +1,7 @@
 // The debug log of a server's runners: HARNESS_DEBUG names it on for the server (and `harness serve
 // --debug [filter]`), and the server hands each runner the same filter with the file to write it to,
 // HARNESS_DEBUG_FILE, beside the runner's output. A runner started any other way writes none.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { openSync, writeSync } from "node:fs";
 import { parseDebugFilter, setDebugWhere, startDebugLog } from "@harness/llm/debug-log";
 
@@ -20,6 +21,24 @@ export function debugSetting(text: string | undefined): { filter: string | undef
   const shows = parseDebugFilter(value);
   if (typeof shows === "string") return { error: `${DEBUG_ENV}: ${shows.replace(/^--debug filter /, "the filter ")} (or 1 for all)` };
   return { filter: value };
+}
+
+/** Whose run the code running now serves (a query's debugLabel): set only while the log is on, so
+ * that a runner without one pays nothing for it. */
+let runLabel: AsyncLocalStorage<string> | undefined;
+
+/** Runs `fn` with each debug line it writes, to its end, named by `label` ("ann/s1") after the
+ * time: one runner's file holds the lines of every session it serves. */
+export function labelledRun<T>(label: string | undefined, fn: () => T): T {
+  return runLabel === undefined || label === undefined ? fn() : runLabel.run(label, fn);
+}
+
+/** `line` ("<time> [DEBUG] …") with the label of the run that wrote it after its time. */
+function labelled(line: string): string {
+  const label = runLabel?.getStore();
+  if (label === undefined) return line;
+  const space = line.indexOf(" ");
+  return `${line.slice(0, space)} [${label}]${line.slice(space)}`;
 }
 
 /** Turns on this runner's debug log when its server asked for one (HARNESS_DEBUG_FILE), appending to
@@ -43,7 +62,8 @@ export function startRunnerDebug(env: NodeJS.ProcessEnv, secrets: (string | unde
   }
   const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 8);
   // Written at once, so that what a runner that dies says last is in the file.
-  startDebugLog((line) => void writeSync(fd, hidden.reduce((text, secret) => text.split(secret).join("***"), line)), shows);
+  runLabel = new AsyncLocalStorage<string>();
+  startDebugLog((line) => void writeSync(fd, labelled(hidden.reduce((text, secret) => text.split(secret).join("***"), line))), shows);
   setDebugWhere(file);
   return undefined;
 }

@@ -16,6 +16,7 @@ import { streamLog } from "./sse-response.ts";
 import { keepFinishedRun } from "./finished-runs.ts";
 import { createTurnGate } from "./turn-gate.ts";
 import { abortedMessage } from "./abort-reason.ts";
+import { labelledRun } from "./debug-setting.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 
@@ -58,7 +59,7 @@ export async function handleQuery(req: IncomingMessage, res: ServerResponse, dep
   streamLog(res, run.log, [], keepRunning ? undefined : () => run.controller.abort(), query.transcriptAdded === true);
   run.log.append({ type: "run.started", requestId: run.requestId });
   try {
-    await execute(run, query, history, selected.backend, deps);
+    await labelledRun(query.debugLabel, () => execute(run, query, history, selected.backend, deps));
   } finally {
     // Its last event reached nobody: its server is gone, and may come back after this runner.
     const unheard = keepRunning && !run.log.followed;

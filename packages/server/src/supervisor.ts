@@ -392,7 +392,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
-      const carried = options.runOptions ? { ...planned, runOptions: options.runOptions } : planned;
+      const labelled: RunnerQuery = { ...planned, debugLabel: options.member };
+      const carried = options.runOptions ? { ...labelled, runOptions: options.runOptions } : labelled;
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner: Live;
       try {

@@ -172,3 +172,19 @@ test("harness --model M --max-turns N \"<prompt>\" opens a local chat whose sess
   assert.match(stderr, /\(settings of session chat-[0-9a-f]+: model claude-haiku-4-5, max turns 2\)\n/);
   assert.equal(fake.requests[before].body.model, "claude-haiku-4-5");
 });
+
+test("a local chat under HARNESS_DEBUG says at its start where its runners write the debug log, and a bad value stops it naming the variable", async () => {
+  fake.push({ text: "Logged." });
+  const logged = await harness(["chat", "--local", "--session", "debugged", "log this"], { ...env(), HARNESS_DEBUG: "api" }, { cwd: project, stdin: "" }).result;
+  assert.equal(logged.code, 0, logged.stderr);
+  const named = /^harness: HARNESS_DEBUG=api: the runners' debug log is in (\/\S+\/runners\/me)\/runner-<n>\.debug\.log\n/m.exec(logged.stderr);
+  assert.ok(named, logged.stderr);
+  assert.ok(named[1]!.startsWith(join(home, ".harness", "projects")), named[1]);
+  assert.match(readFileSync(join(named[1]!, "runner-0.debug.log"), "utf8"), /^\S+ \[me\/debugged\] \[DEBUG\] \[api\] request model=/m);
+
+  const asked = fake.requests.length;
+  const bad = await harness(["chat", "--local", "hello?"], { ...env(), HARNESS_DEBUG: "api,!mcp" }, { cwd: project, stdin: "" }).result;
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, 'harness: HARNESS_DEBUG: the filter "api,!mcp" mixes categories to show and to hide ("!"): give one kind, as "api,hooks" or "!mcp" (or 1 for all)\n');
+  assert.equal(fake.requests.length, asked);
+});

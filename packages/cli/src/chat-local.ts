@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnerRunOptions, SessionEndReason } from "@harness/protocol";
-import { chatCommand, type ChatCommand, type ChatIO } from "./chat.ts";
+import { DEBUG_ENV, debugSetting } from "@harness/runner/debug-setting";
+import { chatCommand, defaultUser, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./chat-modes.ts";
 import { chatRunOptions } from "./chat-run-flags.ts";
 import { projectDataDir, projectPath } from "./project-dir.ts";
@@ -24,6 +25,12 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
       return 1;
     }
     runOptions = checked.runOptions;
+  }
+  // Its server honours HARNESS_DEBUG as harness serve does: checked here, to be refused in its words.
+  const debug = debugSetting(io.env[DEBUG_ENV]);
+  if ("error" in debug) {
+    io.stderr.write(`harness: ${debug.error}\n`);
+    return 1;
   }
   const project = projectPath(command.cwd ?? ".");
   const dataDir = projectDataDir(project, io.env.HOME || undefined);
@@ -53,6 +60,11 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
         : `harness: cannot start a server for ${project}: ${(error as Error).message}\n`,
     );
     return 1;
+  }
+  if (debug.filter !== undefined) {
+    // Its runners' files are under the chat's data directory, which nothing else shows.
+    const dir = join(dataDir, "runners", command.userId ?? defaultUser(io.env));
+    io.stderr.write(`harness: ${DEBUG_ENV}=${io.env[DEBUG_ENV]?.trim()}: the runners' debug log is in ${dir}/runner-<n>.debug.log\n`);
   }
   // How the chat was left ends the session's conversation: the server may not have seen it leave yet.
   let left: SessionEndReason | undefined;

@@ -48,7 +48,7 @@ const PASTE_MS = 30;
 const LEAVE_AGAIN_MS = 2_000;
 
 /** The user id a chat uses when none is given: $HARNESS_USER, else the login name if it is a valid id. */
-function defaultUser(env: NodeJS.ProcessEnv): string {
+export function defaultUser(env: NodeJS.ProcessEnv): string {
   if (env.HARNESS_USER) return env.HARNESS_USER;
   try {
     const name = userInfo().username;

@@ -8,6 +8,7 @@ import { query as startQuery, type ModelUsage, type SDKResultMessage, type Setti
 import type { AgentEvent, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 import type { BackendContext, RunOutcome } from "../backend.ts";
 import { createEventMapper, type MappedRun } from "./claude-code-events.ts";
+import { hintedReady } from "./claude-code-hints.ts";
 import { createInputQueue } from "./claude-code-input.ts";
 import {
   claudeCodeDirs,
@@ -90,7 +91,9 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   let mode = query.permissionMode ?? "default";
   const input = createInputQueue();
   input.push(query.prompt);
-  const mapper = createEventMapper(emit, stored.rates);
+  // Asked of the query made below, once its init has come (that is, once `q` is set).
+  const ready = hintedReady(emit, () => mapper.run.sessionId, () => q.supportedCommands());
+  const mapper = createEventMapper(ready.emit, stored.rates);
   const abortController = new AbortController();
   let stderr = "";
   const q = startQuery({
@@ -173,6 +176,7 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   } catch (err) {
     thrown = err instanceof Error ? err.message : String(err);
   } finally {
+    ready.end();
     ctx.signal.removeEventListener("abort", onAbort);
     clearTimeout(killTimer);
     stopConfigure();

@@ -1,7 +1,8 @@
 // The claude-code backend running the real Claude Code binary against the fake model server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { AgentEvent } from "@harness/protocol";
 import { join } from "node:path";
 import { claudeCodeBackend } from "./claude-code.ts";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
@@ -352,3 +353,32 @@ for (const background of [true, false]) {
     assert.ok(sub.every((e) => e.callId === sub[0].callId), "one call, reported again under its id");
   });
 }
+
+test("a run reports its commands' argument hints, asked of Claude Code once the run is under way; the session's next run has them from its start", { skip, timeout }, async (t) => {
+  let release = () => {};
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  const fake = await fakeForClaudeCode(t, { replies: [{ text: "Deployed.", hold }, { text: "Again." }] });
+  const dirs = tempDirs(t);
+  mkdirSync(join(dirs.workspace, ".claude", "commands"), { recursive: true });
+  writeFileSync(join(dirs.workspace, ".claude", "commands", "deploy.md"), "---\ndescription: Deploy it\nargument-hint: <environment>\n---\nDeploy to $ARGUMENTS.\n");
+  const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) });
+  const run = drivenContext(dirs);
+  const hinted = (e: AgentEvent) => e.type === "run.ready" && e.available.argumentHints?.deploy !== undefined;
+  const running = backend.run({ prompt: "deploy" }, run.ctx);
+  // The model is asked with the run's first reply still held: the hints came while it ran.
+  const ready = await run.waitForEvent(hinted, 30_000);
+  release();
+  const first = await running;
+  assert.ok(first.ok, JSON.stringify(first));
+  assert.equal(ready.type === "run.ready" && ready.available.argumentHints?.deploy, "<environment>");
+  const readies = run.events.filter((e) => e.type === "run.ready");
+  assert.equal(readies.length, 2, "the init's, then the same with the hints");
+  assert.ok(readies[0]!.type === "run.ready" && readies[0]!.available.slashCommands.includes("deploy"));
+
+  const next = drivenContext(dirs);
+  const second = await backend.run({ prompt: "again", resumeSessionId: first.sessionId }, next.ctx);
+  assert.ok(second.ok, JSON.stringify(second));
+  const nextReadies = next.events.filter((e) => e.type === "run.ready");
+  assert.equal(nextReadies.length, 1, JSON.stringify(nextReadies));
+  assert.equal(nextReadies[0]!.type === "run.ready" && nextReadies[0]!.available.argumentHints?.deploy, "<environment>");
+});

@@ -15,3 +15,12 @@ test("a query's cloud credentials are taken whole, and half a pair of AWS keys o
   assert.deepEqual(problems({ googleAccessToken: "" }), ["googleAccessToken: must not be empty (leave the field out instead)"]);
   assert.deepEqual(problems({ googleCredentialsFile: "sa.json" }), ["googleCredentialsFile: googleCredentialsFile must be an absolute path"]);
 });
+
+test("a query's debugLabel is a user/session name: one with a space or a line break is refused, named", () => {
+  assert.equal(RunnerQuerySchema.safeParse({ prompt: "hi", debugLabel: "ann/s-1.x" }).success, true);
+  for (const debugLabel of ["ann s1", "ann/s1\n2026 [DEBUG] forged", "", "x".repeat(258)]) {
+    const parsed = RunnerQuerySchema.safeParse({ prompt: "hi", debugLabel });
+    assert.equal(parsed.success, false, debugLabel);
+    assert.match(parsed.error!.issues[0]!.message, /debugLabel must be 1 to 257 letters/);
+  }
+});

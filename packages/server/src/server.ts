@@ -128,6 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         pool,
         group: userId,
         member: `${userId}/${sessionId}`,
+        ...(config.debug !== undefined && { labelsDebug: true }),
         credentials: credentials.forQuery,
         ...(config.runOptions && { runOptions: config.runOptions }),
         ...(config.planMode && { planMode: config.planMode }),

@@ -40,6 +40,10 @@ export type SupervisorOptions = {
   group: string;
   /** This session, unique within the pool. */
   member: string;
+  /** The runners' debug log is on: each query names its session (`member`) as its debugLabel. Only
+   * then, so that a runner of an older version, adopted after an upgrade, is not sent a field it
+   * refuses unless the debug log asks for it. */
+  labelsDebug?: boolean;
   /** Credentials sent with every query (the runner's environment holds none), asked for each; a
    * rejection ends the run with its message. */
   credentials?: () => Promise<QueryCredentials>;
@@ -392,7 +396,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
-      const labelled: RunnerQuery = { ...planned, debugLabel: options.member };
+      const labelled: RunnerQuery = options.labelsDebug ? { ...planned, debugLabel: options.member } : planned;
       const carried = options.runOptions ? { ...labelled, runOptions: options.runOptions } : labelled;
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner: Live;

@@ -1,7 +1,7 @@
 // Stopping a server (SIGTERM from systemd or docker, Ctrl-C) with HARNESS_STOP_GRACE_MS: the runs in
 // flight are given that long to finish, no new run starts meanwhile, and only the runs still going
 // at its end are written down as interrupted.
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,20 +10,29 @@ import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-stop-grace-");
 
-test("a stopped server lets the run in flight finish within the grace, refusing new runs meanwhile", async (t) => {
+/** A server with a 30 s grace whose session ann/long has a run in flight, held after its first
+ * words until `release()`; SIGTERM sent, the server waiting for it (logged). */
+async function stoppingWithRunInFlight(t: TestContext) {
   const dataDir = await newDataDir();
   let release!: () => void;
   fake().push({ text: ["half "], hold: new Promise<void>((resolve) => (release = resolve)) });
   const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
   t.after(() => server.stop());
   const worker = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "long" });
-  const other = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "late" });
-  t.after(() => Promise.all([worker.close(), other.close()]));
+  t.after(() => worker.close());
   worker.send({ type: "submit", prompt: "long job" });
   await worker.waitForState((s) => s.messages[1]?.content === "half ", 30_000, "the run's first words");
-
+  const healthy = await fetch(`${server.url}/healthz`);
+  assert.deepEqual([healthy.status, await healthy.json()], [200, { ok: true }]);
   const exited = server.stop("SIGTERM");
   await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
+  return { dataDir, server, worker, release, exited };
+}
+
+test("a stopped server lets the run in flight finish within the grace, refusing new runs meanwhile", async (t) => {
+  const { dataDir, server, worker, release, exited } = await stoppingWithRunInFlight(t);
+  const other = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "late" });
+  t.after(() => other.close());
   other.send({ type: "submit", prompt: "new job" });
   await other.waitForErrors(1);
   assert.match(other.errors[0].message, /the server is stopping/);
@@ -58,20 +67,7 @@ test("a run still going when the grace ends is written down as interrupted", asy
 });
 
 test("while it waits for the runs in flight, a stopping server answers health checks 503 and still lets clients in to watch", async (t) => {
-  const dataDir = await newDataDir();
-  let release!: () => void;
-  fake().push({ text: ["half "], hold: new Promise<void>((resolve) => (release = resolve)) });
-  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
-  t.after(() => server.stop());
-  const worker = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "long" });
-  t.after(() => worker.close());
-  worker.send({ type: "submit", prompt: "long job" });
-  await worker.waitForState((s) => s.messages[1]?.content === "half ", 30_000, "the run's first words");
-  const before = await fetch(`${server.url}/healthz`);
-  assert.deepEqual([before.status, await before.json()], [200, { ok: true }]);
-
-  const exited = server.stop("SIGTERM");
-  await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
+  const { server, release, exited } = await stoppingWithRunInFlight(t);
   const healthz = await fetch(`${server.url}/healthz`);
   assert.equal(healthz.status, 503, "a load balancer sends no one new here");
   assert.deepEqual(await healthz.json(), { ok: false, stopping: true, error: "the server is stopping: it lets the runs in flight finish and starts none" });

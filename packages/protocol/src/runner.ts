@@ -172,7 +172,9 @@ export const RunnerQuerySchema = z
   });
 export type RunnerQuery = z.infer<typeof RunnerQuerySchema>;
 
-export const RunnerHealthSchema = z.object({ ok: z.boolean(), busy: z.boolean(), hasAnthropicKey: z.boolean() });
+/** `version` changes whenever the runner's code does (runners before it have none): a server sends
+ * new queries only to a runner of its own version (their bodies and events may differ). */
+export const RunnerHealthSchema = z.object({ ok: z.boolean(), busy: z.boolean(), hasAnthropicKey: z.boolean(), version: z.string().max(128).optional() });
 export type RunnerHealth = z.infer<typeof RunnerHealthSchema>;
 
 /** POST /query's status when the query's `historyId` names a transcript the runner does not keep

@@ -8,6 +8,7 @@ import { nodeTransport } from "./node-transport.ts";
 import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
 import { fetchTransport, type RunnerTransport } from "./transport.ts";
 import type { Backend } from "./backend.ts";
+import { runnerVersion } from "./version.ts";
 
 const TRANSPORTS: Array<[string, RunnerTransport]> = [
   ["fetch", fetchTransport],
@@ -56,7 +57,7 @@ for (const [name, transport] of TRANSPORTS) {
   test(`${name}: a second query while a run is in flight gets 409; health reports busy`, async (t) => {
     const backend = fakeBackend((_q, ctx) => waitForAbort(ctx));
     const { client } = await startRunner(t, backend);
-    assert.deepEqual(await client.health(), { ok: true, busy: false, hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY) });
+    assert.deepEqual(await client.health(), { ok: true, busy: false, hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY), version: runnerVersion() });
 
     const controller = new AbortController();
     const first = client.query({ prompt: "one" }, { signal: controller.signal })[Symbol.asyncIterator]();

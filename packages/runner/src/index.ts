@@ -16,5 +16,6 @@ export type { EventLogLimits } from "./event-log.ts";
 export { DEFAULT_RUN_RETENTION } from "./runs.ts";
 export type { RunRetention } from "./runs.ts";
 export { DEFAULT_IDLE_EXIT_MS } from "./idle.ts";
+export { runnerVersion, RUNNER_VERSION_ENV } from "./version.ts";
 export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, workspaceUrl } from "./client.ts";
 export type { RunControl, RunnerClient } from "./client.ts";

@@ -1,15 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { createRunnerClient } from "./client.ts";
 import { nodeTransport } from "./node-transport.ts";
+import { runnerVersion } from "./version.ts";
 
 const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
 
@@ -50,11 +51,34 @@ test("the runner process prints one listening line, serves, and exits when its s
   const runner = await spawnRunner(t, { HARNESS_WORKSPACE: workspace, ANTHROPIC_API_KEY: "" });
 
   assert.ok(existsSync(workspace), "the workspace is created");
-  assert.deepEqual(await createRunnerClient(runner.url).health(), { ok: true, busy: false, hasAnthropicKey: false });
+  const health = await createRunnerClient(runner.url).health();
+  assert.deepEqual(health, { ok: true, busy: false, hasAnthropicKey: false, version: runnerVersion({}) });
+  assert.match(health.version!, /^[0-9a-f]{16}$/, "a hash of its sources");
 
   runner.child.stdin.end();
   assert.equal(await runner.exited, 0);
   assert.equal(runner.stdout().trim().split("\n").length, 1, "exactly one line on stdout");
+});
+
+test("the runner's version is a hash of its packages' sources, which HARNESS_RUNNER_VERSION stands in for (tests), and changes with them", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-runner-version-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const runner = await spawnRunner(t, { HARNESS_WORKSPACE: join(dir, "workspace"), HARNESS_RUNNER_VERSION: "the-code-before" });
+  assert.equal((await createRunnerClient(runner.url).health()).version, "the-code-before");
+  runner.child.stdin.end();
+  await runner.exited;
+  assert.throws(() => runnerVersion({ HARNESS_RUNNER_VERSION: "two words" }), /HARNESS_RUNNER_VERSION must be 1 to 128 printable ASCII characters without spaces, got "two words"/);
+
+  // A copy of the sources hashes as they do, and otherwise once a file of them changes.
+  const packages = fileURLToPath(new URL("../../", import.meta.url));
+  for (const name of ["protocol", "llm", "agent", "runner", "startup"]) {
+    cpSync(join(packages, name, "src"), join(dir, "packages", name, "src"), { recursive: true });
+    cpSync(join(packages, name, "package.json"), join(dir, "packages", name, "package.json"));
+  }
+  const versionIn = () => execFileSync(process.execPath, ["--input-type=module", "-e", `import { runnerVersion } from ${JSON.stringify(join(dir, "packages", "runner", "src", "version.ts"))}; console.log(runnerVersion({}))`], { encoding: "utf8" }).trim();
+  assert.equal(versionIn(), runnerVersion({}));
+  appendFileSync(join(dir, "packages", "agent", "src", "index.ts"), "\n// changed\n");
+  assert.notEqual(versionIn(), runnerVersion({}));
 });
 
 for (const [how, stop] of [

@@ -17,6 +17,7 @@
 //       HARNESS_DEBUG_FILE, HARNESS_DEBUG: the debug log, appended to that file, of the categories
 //       of that filter (as `harness run --debug` takes it; 1 for all), how a server's HARNESS_DEBUG
 //       reaches its runners (debug-setting.ts); both are taken out of the environment,
+//       HARNESS_RUNNER_VERSION: what /health says its version is (for tests only: version.ts),
 //   --token-from-stdin  the token is the first line of stdin (how the server hands it over)
 //   --exit-with-stdin   exit when stdin closes, so a runner never outlives the process that
 //                       spawned it (even when that process is killed with SIGKILL)
@@ -35,6 +36,7 @@ import { createIdleTimer, idleExitMs } from "./idle.ts";
 import { answerClientErrors } from "./client-error.ts";
 import { createRunnerHost } from "./host.ts";
 import { markRunnerProcess } from "./orphans.ts";
+import { runnerVersion } from "./version.ts";
 import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
 import { isLoopbackHost } from "./loopback.ts";
 import { requireLoopbackName, requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
@@ -118,6 +120,8 @@ const listening = (url: string) => {
   process.stdout.write(`${JSON.stringify({ event: "listening", url })}\n`);
   // Load the default backend (the agent and the model SDK, for builtin) now rather than on the first query.
   if (backend.name === "builtin") import("./backends/builtin.ts").catch(() => {});
+  // Its version is taken from the files as they are now, those it loaded, not at its first /health.
+  setImmediate(() => runnerVersion());
 };
 if (socketPath) {
   // A socket there now was left by a process that had this pid and is gone; anything else at that

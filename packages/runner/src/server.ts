@@ -8,7 +8,7 @@
 //   Every JSON body must say so (Content-Type: application/json, else 415) and be UTF-8 (else 400);
 //   a field a body's schema does not name is refused (400). No route takes query parameters (400).
 //   x-harness-keep-running on POST /query is 1 or 0 (else 400).
-//   GET  /health                → RunnerHealth
+//   GET  /health                → RunnerHealth (its version: version.ts)
 //   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
 //                               410 when some of them are no longer kept)
 //   POST /runs/:id/approve|deny|steer|cancel|configure   (see control.ts; cancel's body is none or {})
@@ -36,6 +36,7 @@ import { rewindWorkspace } from "./rewind.ts";
 import { createRunRegistry, type RunRetention } from "./runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
 import { RunnerStopping } from "./abort-reason.ts";
+import { runnerVersion } from "./version.ts";
 
 export { BUSY_MESSAGE } from "./deps.ts";
 export { MAX_QUERY_BYTES } from "./query.ts";
@@ -146,7 +147,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   }
 
   function health(res: ServerResponse): void {
-    const body: RunnerHealth = { ok: true, busy: deps.busy(), hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY) };
+    const body: RunnerHealth = { ok: true, busy: deps.busy(), hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY), version: runnerVersion() };
     sendJson(res, 200, body);
   }
 

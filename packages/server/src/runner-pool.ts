@@ -28,8 +28,9 @@ export type RunnerPool = {
   /** A live process of `group` that serves `member` (a session), starting one when none has room.
    * The same member asking again gets the process it already holds, while that one lives. */
   acquire(group: string, member: string): Promise<RunnerProcess>;
-  /** Takes over a process an earlier server started (`url`: the process's own base URL). */
-  adopt(group: string, member: string, info: RunnerProcessInfo): RunnerProcess;
+  /** Takes over a process an earlier server started (`url`: the process's own base URL). A
+   * `retired` one (of another version) is given to no other member, nor to `member` again. */
+  adopt(group: string, member: string, info: RunnerProcessInfo, retired?: boolean): RunnerProcess;
   /** `member` no longer uses `proc`; a process no member uses is stopped. */
   release(proc: RunnerProcess, member: string): Promise<void>;
   /** Stops `proc` for all its members (it no longer answers). */
@@ -43,6 +44,8 @@ type Slot = {
   index: number;
   members: Set<string>;
   ready: Promise<RunnerProcess>;
+  /** Serves only the members that adopted it, until they release it. */
+  retired?: boolean;
   process?: RunnerProcess;
 };
 
@@ -111,7 +114,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
     return slot;
   }
 
-  const live = (slot: Slot) => slot.process === undefined || slot.process.alive();
+  const live = (slot: Slot) => !slot.retired && (slot.process === undefined || slot.process.alive());
 
   return {
     async acquire(group, member) {
@@ -127,11 +130,11 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
         throw error;
       }
     },
-    adopt(group, member, info) {
-      let slot = slots.find((s) => s.process?.pid === info.pid && live(s));
+    adopt(group, member, info, retired) {
+      let slot = slots.find((s) => s.process?.pid === info.pid && s.process.alive());
       if (!slot) {
         const proc = adoptRunner(info, tmp);
-        slot = { group, index: freeIndex(group), members: new Set(), ready: Promise.resolve(proc) };
+        slot = { group, index: freeIndex(group), members: new Set(), ready: Promise.resolve(proc), ...(retired && { retired }) };
         watch(slot, proc);
         slots.push(slot);
       }

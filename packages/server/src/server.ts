@@ -11,6 +11,7 @@ import { delimiter, join, resolve as resolvePath } from "node:path";
 import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
 import { answerClientErrors } from "@harness/runner/client-error";
 import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
+import { runnerVersion } from "@harness/runner/version";
 import { createAdaptorServer } from "@hono/node-server";
 import { resolveConfig, type ServerOptions } from "./config.ts";
 import { createHttpApp } from "./http-app.ts";
@@ -106,6 +107,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   // servers' OAuth tokens that its runners use (`harness mcp login` on this machine, as this user).
   const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file)), mcpOAuthFile(config.env.HOME || homedir(), config.env)];
   const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: hidden.join(delimiter) };
+  const currentRunnerVersion = runnerVersion(env);
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const projectDir = config.projectDir;
   const workspaceOf = projectDir === undefined ? dirs.workspaceOf : () => projectDir;
@@ -135,6 +137,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         idleMs: config.runnerIdleMs,
         stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),
+        runnerVersion: currentRunnerVersion,
         onProcess: (info) => runners.record(userId, sessionId, info),
         log,
       }));

@@ -57,6 +57,10 @@ export type SupervisorOptions = {
   log: (line: string) => void;
   /** The runner an earlier server used for this session (url: the workspace's URL), to take over. */
   adopt?: RunnerProcessInfo;
+  /** The version of the runners this server starts (RunnerHealth.version). An adopted runner of
+   * another one (the code before an upgrade) serves only the run it has in flight, followed to its
+   * end, and is then let go: its query body and events may be other than this server's. */
+  runnerVersion?: string;
   /** Hears each change of the session's runner (undefined: none serves it), to record it. */
   onProcess?: (info: RunnerProcessInfo | undefined) => void;
   /** How long a workspace may stay busy with a cancelled run before that run is dropped (default 5 s). */
@@ -68,7 +72,8 @@ export type SupervisorOptions = {
   stallMs?: number;
 };
 
-type Live = { process: RunnerProcess; client: RunnerClient; url: string };
+/** `retiring`: of another version (see SupervisorOptions.runnerVersion), sent no new query. */
+type Live = { process: RunnerProcess; client: RunnerClient; url: string; retiring?: boolean };
 
 const HEALTH_TIMEOUT_MS = 3000;
 const STALL_MS = 30_000;
@@ -207,16 +212,25 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     const info = options.adopt;
     adopting = (async () => {
       const client = createRunnerClient(info.url, { transport, token: info.token });
+      let health: RunnerHealth;
       try {
-        await askHealth(client);
+        health = await askHealth(client);
       } catch {
         forget();
         return;
       }
       if (stopped) return;
-      const proc = pool.adopt(group, member, { pid: info.pid, url: hostOf(info.url), ...(info.token && { token: info.token }) });
-      live = track({ process: proc, client, url: info.url });
-      options.log(`runner ${info.pid} adopted for ${options.workspace}`);
+      const wanted = options.runnerVersion;
+      const retiring = wanted !== undefined && health.version !== wanted;
+      const proc = pool.adopt(group, member, { pid: info.pid, url: hostOf(info.url), ...(info.token && { token: info.token }) }, retiring);
+      live = track({ process: proc, client, url: info.url, ...(retiring && { retiring }) });
+      if (!retiring) {
+        options.log(`runner ${info.pid} adopted for ${options.workspace}`);
+        return;
+      }
+      const what = health.busy ? "it finishes its run in flight, then is let go" : "it is idle and let go";
+      options.log(`runner ${info.pid} adopted for ${options.workspace} runs another version (${health.version ?? "none"}, this server's ${wanted}): ${what}; the next query starts a runner of this version`);
+      if (!health.busy) scheduleIdleStop();
     })();
   }
 
@@ -273,6 +287,11 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (starting) await starting.catch(() => undefined);
     const running = live;
     if (!running || !running.process.alive()) return replace(running);
+    if (running.retiring) {
+      live = undefined;
+      await letGo(running);
+      return replace(undefined);
+    }
     const vouched = fresh;
     fresh = undefined;
     if (vouched?.live === running && performance.now() < vouched.until) return running;
@@ -309,16 +328,20 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     await pool.release(running.process, member);
   }
 
+  /** Lets go of the runner after the idle time, or at once when it is of another version. */
   function scheduleIdleStop(): void {
     if (idleTimer) clearTimeout(idleTimer);
+    const retiring = live?.retiring === true;
     idleTimer = setTimeout(() => {
       idleTimer = undefined;
       const running = live;
       if (active > 0 || !running) return;
+      // Another runner took the place of the one of another version: it gets the usual time.
+      if (retiring && !running.retiring) return scheduleIdleStop();
       live = undefined;
-      options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`);
+      if (!retiring) options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`);
       void letGo(running).then(forget);
-    }, options.idleMs);
+    }, retiring ? 0 : options.idleMs);
     idleTimer.unref();
   }
 

@@ -1,0 +1,65 @@
+// A server restarted after an upgrade finds runners of the code before it: it follows their run in
+// flight to its end, but sends them no new query (their query body and events may be older ones).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { killQuietly, MinimalClient, processAlive, startHarnessServer } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
+
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-runner-version-");
+
+function runnerPid(dataDir: string, ids: { userId: string; sessionId: string }): number | undefined {
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  try {
+    return (db.prepare("SELECT pid FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number } | undefined)?.pid;
+  } finally {
+    db.close();
+  }
+}
+
+async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test("a runner of another version, adopted mid-run, finishes its run but is not sent the next query", { timeout: 90_000 }, async (t) => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "upgraded" };
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  fake().push({ text: ["half an ans", "wer"], hold: held });
+  const before = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_VERSION: "the-code-before" } });
+  const client = await MinimalClient.connect(before.url, ids);
+  client.send({ type: "submit", prompt: "long job" });
+  await client.waitForState((s) => s.messages[1]?.content === "half an answer", 30_000, "partial text");
+  await new Promise((r) => setTimeout(r, 200));
+  await before.stop("SIGKILL");
+  await client.waitFor((c) => c.closed);
+  const old = runnerPid(dataDir, ids);
+  if (old !== undefined) t.after(() => killQuietly(old));
+  assert.ok(old !== undefined && processAlive(old), "the runner outlives the killed server");
+
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop());
+  const again = await MinimalClient.connect(server.url, ids);
+  t.after(() => {
+    release();
+    return again.close();
+  });
+  await again.waitForState((s) => s.status === "running", 15_000, "the run in flight to be followed");
+  release();
+  await again.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run in flight to end");
+  assert.equal(again.state!.messages[1].content, "half an answer");
+  await until(() => !processAlive(old), "the runner of the other version to be stopped once its run ended");
+  assert.match(server.output(), new RegExp(`runner ${old} .*another version`));
+
+  fake().push({ text: "from the new code" });
+  again.send({ type: "submit", prompt: "next" });
+  await again.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "the next run");
+  assert.equal(again.state!.messages[3].content, "from the new code");
+  const next = runnerPid(dataDir, ids);
+  assert.ok(next !== undefined && next !== old, "the next query started a runner of the current version");
+});

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { createRunnerClient, RunnerHttpError, type RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
+import { runnerVersion } from "@harness/runner/version";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
 import { MAX_LOG_BYTES, spawnRunner } from "./runner-process.ts";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
@@ -205,13 +206,32 @@ test("a runner is started in its own process group with its output in a log file
 
   // A new supervisor (as after a server restart) takes the same process over.
   const adopted: (RunnerProcessInfo | undefined)[] = [];
-  const second = supervised("adopt", { adopt: seen[0], onProcess: (info) => adopted.push(info) });
+  const second = supervised("adopt", { adopt: seen[0], runnerVersion: runnerVersion({}), onProcess: (info) => adopted.push(info) });
   const events = await collect(second, "two");
   assert.equal(events.at(-1)?.type, "run.completed");
   assert.equal(second.pid(), pid, "the adopted runner served the query");
   await second.stop();
   assert.equal(processAlive(pid), false);
   assert.deepEqual(adopted, [{ pid, url: seen[0]!.url, token: seen[0]!.token }, undefined]);
+});
+
+test("an idle runner of another version is adopted only to be let go at once; the next query starts one of this version", async () => {
+  const seen: (RunnerProcessInfo | undefined)[] = [];
+  const older = pool("older", { env: { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: fake.url, HARNESS_RUNNER_VERSION: "the-code-before" } });
+  const first = supervised("older", { pool: older, onProcess: (info) => seen.push(info) });
+  fake.push({ text: "one" }, { text: "two" });
+  await collect(first, "one");
+  const pid = first.pid()!;
+
+  const lines: string[] = [];
+  const adopted: (RunnerProcessInfo | undefined)[] = [];
+  const second = supervised("older", { adopt: seen[0], runnerVersion: runnerVersion({}), log: (line) => lines.push(line), onProcess: (info) => adopted.push(info) });
+  await waitFor(() => !processAlive(pid) && adopted.length === 2, "the runner of another version to be stopped and its record cleared");
+  assert.ok(lines.some((l) => l.includes(`runner ${pid} adopted for ${join(dir.path, "older")} runs another version (the-code-before, this server's ${runnerVersion({})}): it is idle and let go`)), lines.join("\n"));
+  assert.deepEqual(adopted, [seen[0], undefined]);
+  const events = await collect(second, "two");
+  assert.equal(events.at(-1)?.type, "run.completed");
+  assert.notEqual(second.pid(), pid, "a runner of this version served the query");
 });
 
 test("a recorded runner that does not answer is not adopted: its record is cleared and a new one starts", async () => {

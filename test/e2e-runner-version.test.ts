@@ -63,3 +63,32 @@ test("a runner of another version, adopted mid-run, finishes its run but is not 
   const next = runnerPid(dataDir, ids);
   assert.ok(next !== undefined && next !== old, "the next query started a runner of the current version");
 });
+
+test("a runner of another version whose run ended while no server was there gives its end to the next server, which then stops it", { timeout: 90_000 }, async (t) => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "ended-meanwhile" };
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  t.after(() => release());
+  fake().push({ text: ["all of it"], hold: held });
+  const before = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_VERSION: "the-code-before" } });
+  const client = await MinimalClient.connect(before.url, ids);
+  client.send({ type: "submit", prompt: "long job" });
+  await client.waitForState((s) => s.messages[1]?.content === "all of it", 30_000, "the text");
+  await new Promise((r) => setTimeout(r, 200));
+  await before.stop("SIGKILL");
+  await client.waitFor((c) => c.closed);
+  const old = runnerPid(dataDir, ids);
+  if (old !== undefined) t.after(() => killQuietly(old));
+  assert.ok(old !== undefined && processAlive(old), "the runner outlives the killed server");
+  release();
+  await new Promise((r) => setTimeout(r, 500));
+
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop());
+  await until(() => !processAlive(old), "the idle runner of the other version to be stopped");
+  const again = await MinimalClient.connect(server.url, ids);
+  t.after(() => again.close());
+  await again.waitForState((s) => s.status === "idle", 15_000, "the run to be written down");
+  assert.equal(again.state!.messages[1].status, "complete");
+  assert.equal(again.state!.messages[1].content, "all of it");
+});

@@ -4,6 +4,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { openSync, writeSync } from "node:fs";
 import { parseDebugFilter, setDebugWhere, startDebugLog } from "@harness/llm/debug-log";
+import { secretsHidden } from "@harness/llm/shown-url";
 
 export const DEBUG_ENV = "HARNESS_DEBUG";
 export const DEBUG_FILE_ENV = "HARNESS_DEBUG_FILE";
@@ -60,10 +61,10 @@ export function startRunnerDebug(env: NodeJS.ProcessEnv, secrets: (string | unde
   } catch (error) {
     return `${DEBUG_FILE_ENV}: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }
-  const hidden = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= 8);
+  const hide = secretsHidden(secrets);
   // Written at once, so that what a runner that dies says last is in the file.
   runLabel = new AsyncLocalStorage<string>();
-  startDebugLog((line) => void writeSync(fd, labelled(hidden.reduce((text, secret) => text.split(secret).join("***"), line))), shows);
+  startDebugLog((line) => void writeSync(fd, labelled(hide(line))), shows);
   setDebugWhere(file);
   return undefined;
 }

@@ -1,24 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { HarnessClient } from "./client.ts";
-import { fakeServer } from "./test-helpers.ts";
+import { connectedClient, tick } from "./test-helpers.ts";
 import type { HarnessState } from "@harness/protocol";
 
-const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 const pending = (p: Promise<unknown>) => Promise.race([p.then(() => "settled"), tick(50).then(() => "pending")]);
 
-async function connected(initial: HarnessState) {
-  const server = fakeServer();
-  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
-  const connecting = client.connect();
-  await tick();
-  server.sockets[0].serve({ type: "state", state: initial, seq: 1 });
-  await connecting;
-  return { socket: server.sockets[0], client };
-}
 
 test("configure() resolves once the session holds the settings, or with the server's refusal, as a value", async () => {
-  const { socket, client } = await connected({ status: "idle", messages: [], config: { maxTurns: 3 } });
+  const { socket, client } = await connectedClient({ status: "idle", messages: [], config: { maxTurns: 3 } });
   assert.deepEqual(await client.configure({ maxTurns: 3 }), { ok: true, config: { maxTurns: 3 } }, "what the session holds already is taken at once");
 
   const taken = client.configure({ model: "claude-haiku-4-5" });

@@ -1,30 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { HarnessClient } from "./client.ts";
-import { fakeServer } from "./test-helpers.ts";
+import { connectedClient, fakeServer, tick } from "./test-helpers.ts";
 import { RunRefusedError } from "./run.ts";
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
 
-const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 const pending = (p: Promise<unknown>) => Promise.race([p.then(() => "resolved", () => "rejected"), tick(50).then(() => "pending")]);
 const done: HarnessMessage[] = [
   { id: "u0", role: "user", content: "hello", status: "complete" },
   { id: "a0", role: "assistant", content: "hi", status: "complete" },
 ];
 
-async function connected(initial: HarnessState) {
-  const server = fakeServer();
-  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
-  const connecting = client.connect();
-  await tick();
-  server.sockets[0].serve({ type: "state", state: initial, seq: 1 });
-  await connecting;
-  return { socket: server.sockets[0], client };
-}
 
 test("run() resolves once the run the prompt started has ended, with its reply, not at once from the idle state before it", async () => {
   // The same prompt again: the earlier exchange must not be taken for this run's.
-  const { socket, client } = await connected({ status: "idle", messages: done });
+  const { socket, client } = await connectedClient({ status: "idle", messages: done });
   const run = client.run("hello");
   assert.deepEqual(JSON.parse(socket.sent[0]), { type: "commands", commands: [{ type: "submit", prompt: "hello" }] });
   assert.equal(await pending(run), "pending", "the session was idle before the prompt arrived");
@@ -49,7 +39,7 @@ test("run() resolves once the run the prompt started has ended, with its reply, 
 });
 
 test("run() resolves with a failed or cancelled run's status and the session's error, as a value", async () => {
-  const { socket, client } = await connected({ status: "idle", messages: [] });
+  const { socket, client } = await connectedClient({ status: "idle", messages: [] });
   const run = client.run("go");
   socket.serve({ type: "delta", seq: 2, operations: [
     { type: "set", path: ["messages", "0"], value: { id: "u", role: "user", content: "go", status: "complete" } },
@@ -68,7 +58,7 @@ test("run() resolves with a failed or cancelled run's status and the session's e
 });
 
 test("run() fails with the server's words when the prompt is refused, but not on another command's error", async () => {
-  const { socket, client } = await connected({ status: "running", messages: [] });
+  const { socket, client } = await connectedClient({ status: "running", messages: [] });
   const busy = client.run("too soon");
   socket.serve({ type: "error", message: "configure: config.maxTurns: Too small", code: "bad_command", command: 0 });
   socket.serve({ type: "error", message: "rewind: a run is in progress; cancel it or wait for it to finish", code: "busy", command: 0 });
@@ -87,7 +77,7 @@ test("run() fails with the server's words when the prompt is refused, but not on
 });
 
 test("run() fails after its timeout, when the client closes, and at once on a closed client", async () => {
-  const { client } = await connected({ status: "idle", messages: [] });
+  const { client } = await connectedClient({ status: "idle", messages: [] });
   await assert.rejects(client.run("slow", { timeoutMs: 20 }), /^Error: run: no end of the run after 20 ms \(it goes on in the session: cancel\(\) stops it\)$/);
   const closing = client.run("never");
   client.close();
@@ -96,7 +86,7 @@ test("run() fails after its timeout, when the client closes, and at once on a cl
 });
 
 test("run()'s onApproval is asked once for each call of the run that waits for approval, and its answer is sent", async () => {
-  const { socket, client } = await connected({ status: "idle", messages: [] });
+  const { socket, client } = await connectedClient({ status: "idle", messages: [] });
   const asked: string[] = [];
   const run = client.run("edit", {
     onApproval: async (request, state) => {
@@ -129,7 +119,7 @@ test("run()'s onApproval is asked once for each call of the run that waits for a
 
 test("run()'s onApproval leaves alone the calls of a run that is not its own, and a callback that fails denies the call, saying why", async () => {
   const others = { id: "o", role: "assistant" as const, content: "", status: "running" as const, toolCalls: [{ id: "t0", name: "Write", status: "awaiting-approval" as const }] };
-  const { socket, client } = await connected({
+  const { socket, client } = await connectedClient({
     status: "awaiting-approval",
     messages: [{ id: "ou", role: "user", content: "theirs", status: "complete" }, others],
     pendingApprovals: [{ toolCallId: "t0", toolName: "Write", description: "theirs.txt" }],
@@ -159,7 +149,7 @@ test("run()'s onApproval leaves alone the calls of a run that is not its own, an
 });
 
 test("switching session fails a run() under way and answers a configure() under way with ok: false", async () => {
-  const { client } = await connected({ status: "idle", messages: [] });
+  const { client } = await connectedClient({ status: "idle", messages: [] });
   const run = client.run("here");
   const configure = client.configure({ maxTurns: 2 });
   client.switchSession("other").catch(() => {});
@@ -169,7 +159,7 @@ test("switching session fails a run() under way and answers a configure() under 
 });
 
 test("run()'s onText is given the reply's text as it streams, each part once, across a snapshot that brings some of it", async () => {
-  const { socket, client } = await connected({ status: "idle", messages: done });
+  const { socket, client } = await connectedClient({ status: "idle", messages: done });
   const parts: string[] = [];
   const run = client.run("stream", { onText: (text, reply) => parts.push(`${reply.id}:${text}`) });
   socket.serve({ type: "delta", seq: 2, operations: [
@@ -216,7 +206,7 @@ test("run() fails, saying so, when a reconnect's snapshot no longer has its run 
 });
 
 test("waitForRun() follows a prompt sent with submit(); with untilApproval it resolves once the run waits for approval", async () => {
-  const { socket, client } = await connected({ status: "idle", messages: [] });
+  const { socket, client } = await connectedClient({ status: "idle", messages: [] });
   client.submit("go");
   const run = client.waitForRun("go", { untilApproval: true });
   assert.equal(socket.sent.length, 1, "it sends nothing itself");

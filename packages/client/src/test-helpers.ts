@@ -1,6 +1,6 @@
 // Shared by this package's tests.
-import type { ServerMessage } from "@harness/protocol";
-import type { WebSocketLike } from "./client.ts";
+import type { HarnessState, ServerMessage } from "@harness/protocol";
+import { HarnessClient, type WebSocketLike } from "./client.ts";
 
 export type FakeSocket = WebSocketLike & { url: string; sent: string[]; open(): void; serve(frame: ServerMessage): void; drop(code?: number): void };
 
@@ -36,4 +36,17 @@ export function fakeServer(autoOpen = true) {
     return socket;
   };
   return { sockets, factory };
+}
+
+export const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+
+/** A client connected to a fake server whose first socket served the state `initial` (seq 1). */
+export async function connectedClient(initial: HarnessState) {
+  const server = fakeServer();
+  const client = new HarnessClient({ url: "http://h", userId: "u", sessionId: "s", webSocket: server.factory, reconnect: { minDelayMs: 1 } });
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state: initial, seq: 1 });
+  await connecting;
+  return { socket: server.sockets[0], client };
 }

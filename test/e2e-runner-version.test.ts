@@ -1,6 +1,6 @@
 // A server restarted after an upgrade finds runners of the code before it: it follows their run in
 // flight to its end, but sends them no new query (their query body and events may be older ones).
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -26,21 +26,30 @@ async function until(check: () => boolean, what: string, ms = 15_000): Promise<v
   }
 }
 
-test("a runner of another version, adopted mid-run, finishes its run but is not sent the next query", { timeout: 90_000 }, async (t) => {
+/** A server of "the code before" (its runners' stand-in version) killed with SIGKILL while session
+ * bob/`sessionId`'s run, having streamed `text`, is held by the fake model until `release()`: its
+ * runner, of that other version, lives on. */
+async function killedUnderHeldRun(t: TestContext, sessionId: string, text: string[]) {
   const dataDir = await newDataDir();
-  const ids = { userId: "bob", sessionId: "upgraded" };
+  const ids = { userId: "bob", sessionId };
   const { promise: held, resolve: release } = Promise.withResolvers<void>();
-  fake().push({ text: ["half an ans", "wer"], hold: held });
+  t.after(() => release());
+  fake().push({ text, hold: held });
   const before = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_VERSION: "the-code-before" } });
   const client = await MinimalClient.connect(before.url, ids);
   client.send({ type: "submit", prompt: "long job" });
-  await client.waitForState((s) => s.messages[1]?.content === "half an answer", 30_000, "partial text");
+  await client.waitForState((s) => s.messages[1]?.content === text.join(""), 30_000, "the run's text");
   await new Promise((r) => setTimeout(r, 200));
   await before.stop("SIGKILL");
   await client.waitFor((c) => c.closed);
   const old = runnerPid(dataDir, ids);
   if (old !== undefined) t.after(() => killQuietly(old));
   assert.ok(old !== undefined && processAlive(old), "the runner outlives the killed server");
+  return { dataDir, ids, old, release };
+}
+
+test("a runner of another version, adopted mid-run, finishes its run but is not sent the next query", { timeout: 90_000 }, async (t) => {
+  const { dataDir, ids, old, release } = await killedUnderHeldRun(t, "upgraded", ["half an ans", "wer"]);
 
   const server = await startHarnessServer({ dataDir, env: modelEnv() });
   t.after(() => server.stop());
@@ -65,21 +74,7 @@ test("a runner of another version, adopted mid-run, finishes its run but is not 
 });
 
 test("a runner of another version whose run ended while no server was there gives its end to the next server, which then stops it", { timeout: 90_000 }, async (t) => {
-  const dataDir = await newDataDir();
-  const ids = { userId: "bob", sessionId: "ended-meanwhile" };
-  const { promise: held, resolve: release } = Promise.withResolvers<void>();
-  t.after(() => release());
-  fake().push({ text: ["all of it"], hold: held });
-  const before = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_VERSION: "the-code-before" } });
-  const client = await MinimalClient.connect(before.url, ids);
-  client.send({ type: "submit", prompt: "long job" });
-  await client.waitForState((s) => s.messages[1]?.content === "all of it", 30_000, "the text");
-  await new Promise((r) => setTimeout(r, 200));
-  await before.stop("SIGKILL");
-  await client.waitFor((c) => c.closed);
-  const old = runnerPid(dataDir, ids);
-  if (old !== undefined) t.after(() => killQuietly(old));
-  assert.ok(old !== undefined && processAlive(old), "the runner outlives the killed server");
+  const { dataDir, ids, old, release } = await killedUnderHeldRun(t, "ended-meanwhile", ["all of it"]);
   release();
   await new Promise((r) => setTimeout(r, 500));
 

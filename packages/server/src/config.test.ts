@@ -34,12 +34,15 @@ test("numbers from the environment are digits in range, named by their variable;
     ["HARNESS_RUNNER_IDLE_MS", " 5000", "1000 to 2147483647 (milliseconds)"],
     ["HARNESS_RUNNER_STALL_MS", "50", "100 to 2147483647 (milliseconds)"],
     ["HARNESS_RUNNER_STALL_MS", "30s", "100 to 2147483647 (milliseconds)"],
+    ["HARNESS_STOP_GRACE_MS", "-1", "0 to 2147483647 (milliseconds)"],
+    ["HARNESS_STOP_GRACE_MS", "10s", "0 to 2147483647 (milliseconds)"],
     ["PORT", "70000", "0 to 65535"],
     ["PORT", "-1", "0 to 65535"],
   ] as const) {
     assert.throws(() => resolveConfig({ env: { [name]: bad } }), { message: `${name} must be a whole number from ${range}, got ${JSON.stringify(bad)}` });
   }
   assert.equal(resolveConfig({ env: { HARNESS_RUNNER_IDLE_MS: "1000" } }).runnerIdleMs, 1000);
+  assert.equal(resolveConfig({ env: { HARNESS_STOP_GRACE_MS: "0" } }).stopGraceMs, 0);
   assert.equal(resolveConfig({ env: {} }).runnerStallMs, 30_000);
   assert.equal(resolveConfig({ env: { HARNESS_RUNNER_STALL_MS: "5000" } }).runnerStallMs, 5000);
   assert.throws(() => resolveConfig({ env: {}, runnerIdleMs: 5 }), { message: "runnerIdleMs must be a whole number from 1000 to 2147483647 (milliseconds), got 5" });

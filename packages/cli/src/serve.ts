@@ -34,12 +34,16 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
 
   // Handlers first: a signal while the server starts (it prints its URL before it returns) stops it
   // once started, rather than killing it half way. SIGHUP too: a closed terminal shuts the server
-  // down cleanly (runs written down, runners stopped). A second signal stops at once.
+  // down cleanly (runs written down, runners stopped), unless it re-reads HARNESS_TOKENS_FILE. A second signal stops at once.
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   let first: NodeJS.Signals | undefined;
   let woken!: (signal: NodeJS.Signals) => void;
   const signalled = new Promise<NodeJS.Signals>((resolve) => (woken = resolve));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
+    // A server with HARNESS_TOKENS_FILE is a team's, run as a service: SIGHUP re-reads the file,
+    // as daemons re-read their configuration, where a terminal's server stops.
+    if (signal === "SIGHUP" && server?.reloadTokens && !first) return server.reloadTokens();
     if (first) process.exit(128 + os.constants.signals[signal]);
     first = signal;
     woken(signal);
@@ -47,7 +51,6 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   for (const name of signals) process.on(name, onSignal);
 
   const { DataDirTakenError, startServer, workspacesDir } = await import("@harness/server");
-  let server: Awaited<ReturnType<typeof startServer>>;
   try {
     // A project's sessions are kept outside it (its checkpoints would otherwise hold the store).
     // The default data directory (./.harness) stays where the server runs, as the README says.

@@ -2,7 +2,7 @@
 // local copy of the state with the same reducer the server uses, reconnects after a dropped
 // connection with `since=<seq>` so that it receives exactly the missed deltas, and sends typed
 // commands. Browser-safe: it uses only the standard WebSocket API.
-import { applyOperations, leftCloseReason, OperationError } from "@harness/protocol/client-side";
+import { applyOperations, leftCloseReason, OperationError, TOKEN_REFUSED_CLOSE } from "@harness/protocol/client-side";
 import type { HarnessCommand, HarnessConfig, HarnessState, ServerMessage, SessionEndReason } from "@harness/protocol";
 import { Listeners } from "./listeners.ts";
 import { watchLiveness } from "./liveness.ts";
@@ -317,6 +317,11 @@ export class HarnessClient {
           : silent
             ? `the WebSocket handshake got no answer (${why})`
             : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
+      if (event.code === TOKEN_REFUSED_CLOSE) {
+        const message = `the server no longer accepts this client's token: ${event.reason || "it was taken out of the server's HARNESS_TOKENS_FILE"}`;
+        this.#listeners.emit("error", { message, code: "token_refused" });
+        return this.#closed(message);
+      }
       if (this.#connecting) return this.#closed(`could not connect to ${redacted(url)}: ${failure}`);
       if (refused?.final) {
         const message = `could not reconnect to ${redacted(url)}: ${failure}`;

@@ -52,7 +52,9 @@ export type ClientOptions = {
  * `runner_error`, `not_stored` (the store takes no writes: the session goes on in memory),
  * `session_deleted`, `internal`; `command` is the command's index in its frame. The client's own:
  * `bad_json` (a frame it could not read), `reconnect_failed` (an attempt to reconnect failed; the
- * message says whether it gives up) and `commands_dropped` (the client closed for good with
+ * message says whether it gives up), `token_refused` (the server closed the connection because it
+ * no longer accepts the client's token: the client is closed, as retrying cannot change that) and
+ * `commands_dropped` (the client closed for good with
  * commands still waiting to go out: they were not sent, and will not be). */
 export type ServerError = { message: string; code?: string; command?: number };
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";

@@ -7,3 +7,4 @@ export { bashModeCommand, bashModePrompt } from "./bash-mode.ts";
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
 export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
 export { leftCloseReason } from "./session-end.ts";
+export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";

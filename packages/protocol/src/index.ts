@@ -15,4 +15,5 @@ export { BUILTIN_COMMANDS, REPORT_COMMANDS, isBuiltinCommandPrompt } from "./loc
 export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
 export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
 export { SESSION_END_REASONS, leftCloseReason, leftReasonOf } from "./session-end.ts";
+export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export type { SessionEndReason } from "./session-end.ts";

@@ -69,6 +69,8 @@ export type ServerConfig = {
   projectDir: string | undefined;
   token: string | undefined;
   userTokens: UserTokens;
+  /** HARNESS_TOKENS_FILE, resolved, when the tokens were read from it (it is re-read on change). */
+  tokensFile: string | undefined;
   allowedOrigins: ReadonlySet<string>;
   runnerIdleMs: number;
   runnerSessionsPerProcess: number;
@@ -173,9 +175,10 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
     throw new Error("HARNESS_TOKEN must be printable ASCII without spaces (it travels in a header and a query string)");
   }
-  const tokensFile = nonEmpty(env.HARNESS_TOKENS_FILE);
-  const userTokens = options.userTokens ?? (tokensFile === undefined ? new Map<string, string>() : readUserTokens(resolve(tokensFile), MIN_PUBLIC_TOKEN_LENGTH));
-  if (token !== undefined && userTokens.has(token)) throw new Error(`HARNESS_TOKEN is also ${userTokens.get(token)}'s token in HARNESS_TOKENS_FILE: the shared token must be another`);
+  const namedFile = nonEmpty(env.HARNESS_TOKENS_FILE);
+  const tokensFile = options.userTokens === undefined && namedFile !== undefined ? resolve(namedFile) : undefined;
+  const userTokens = options.userTokens ?? (tokensFile === undefined ? new Map<string, string>() : readUserTokens(tokensFile, MIN_PUBLIC_TOKEN_LENGTH));
+  checkSharedToken(token, userTokens);
   if (!isLoopbackHost(config.host)) {
     if (!token && userTokens.size === 0) {
       throw new Error(
@@ -198,6 +201,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     ...config,
     allowedOrigins: new Set(config.allowedOrigins),
     userTokens,
+    tokensFile,
     dataDir,
     debug: debug.filter,
     projectDir: options.projectDir === undefined ? undefined : checkedProject(options.projectDir, dataDir),
@@ -220,4 +224,9 @@ function checkedRunOptions(given: unknown, backend: string): RunnerRunOptions | 
   const names = Object.keys(parsed.data);
   if (names.length > 0 && backend !== "builtin") throw new Error(`the ${backend} backend (HARNESS_BACKEND) takes no run options (${names.join(", ")}): they are the builtin backend's`);
   return parsed.data;
+}
+
+/** Throws when the shared token is also a user's token (it would act as any user, or as one). */
+export function checkSharedToken(token: string | undefined, userTokens: UserTokens): void {
+  if (token !== undefined && userTokens.has(token)) throw new Error(`HARNESS_TOKEN is also ${userTokens.get(token)}'s token in HARNESS_TOKENS_FILE: the shared token must be another`);
 }

@@ -29,8 +29,9 @@ export function createHttpApp(options: {
   allowedOrigins?: ReadonlySet<string>;
   sessions?: SessionsApiOptions;
   health?: () => HealthCounts;
-  /** Tokens bound to one user each (HARNESS_TOKENS_FILE): token → user. */
-  userTokens?: UserTokens;
+  /** Tokens bound to one user each (HARNESS_TOKENS_FILE): those in force (token → user), asked at
+   * each request. Given, every request needs a token, even while there are none. */
+  userTokens?: () => UserTokens;
   /** Receives a line for each request refused for its token. */
   log?: (line: string) => void;
   /** Why the server is going away (it is stopping), or undefined while it serves. */
@@ -38,8 +39,8 @@ export function createHttpApp(options: {
 }): Hono {
   const app = new Hono();
   const allowed = options.allowedOrigins ?? new Set<string>();
-  const userTokens = options.userTokens ?? new Map<string, string>();
-  const guarded = options.token !== undefined || userTokens.size > 0;
+  const userTokens = options.userTokens ?? (() => new Map<string, string>());
+  const guarded = options.token !== undefined || options.userTokens !== undefined;
   // A web page the server lets in may read its answers: with a token, any page that holds it (the
   // token travels in a header, never as a cookie); without, the pages the check below lets in.
   // Preflights carry no credentials, so they are answered before the token is asked for.
@@ -72,7 +73,7 @@ export function createHttpApp(options: {
   } else {
     app.use("*", async (c, next) => {
       const url = new URL(c.req.url);
-      const holder = tokenHolder(requestToken(c.req.header("authorization"), url), options.token, userTokens);
+      const holder = tokenHolder(requestToken(c.req.header("authorization"), url), options.token, userTokens());
       if (!holder) {
         // As a refused WebSocket is: whose client holds a stale token. The path only (a ?token= in
         // the query is the wrong token, but a token still).

@@ -13,7 +13,8 @@ import { answerClientErrors } from "@harness/runner/client-error";
 import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { runnerVersion } from "@harness/runner/version";
 import { createAdaptorServer } from "@hono/node-server";
-import { resolveConfig, type ServerOptions } from "./config.ts";
+import { checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, type ServerOptions } from "./config.ts";
+import { reloadingTokens } from "./tokens-reload.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from "./registry.ts";
 import { sessionModelCheck } from "./model-check.ts";
@@ -38,6 +39,8 @@ export type HarnessServer = {
    * hooks' reason); one whose client is still connected for `sessionEnd` (default "other"): a local
    * chat's server ends with the chat, which it may not have seen leave yet. */
   close(options?: { sessionEnd?: SessionEndReason }): Promise<void>;
+  /** Re-reads HARNESS_TOKENS_FILE now (`harness serve` on SIGHUP); absent without the file. */
+  reloadTokens?: () => void;
 };
 
 /** How long a stopping server waits for another process to release the database's lock, so that
@@ -75,7 +78,10 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
-  const log = hidingSecrets(config.log, [config.token, ...config.userTokens.keys()]);
+  // Every token the file has held is hidden, those taken out of it too: they are secrets still.
+  const secrets = new Set([config.token, ...config.userTokens.keys()]);
+  let hide = hidingSecrets(config.log, secrets);
+  const log = (line: string) => hide(line);
   try {
     makeDirsSync(config.dataDir, 0o700);
   } catch (error) {
@@ -142,11 +148,30 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         log,
       }));
 
+  // Set once the sockets are there (a change before then needs no socket closed).
+  let refuseRevoked = () => {};
+  const tokens =
+    config.tokensFile === undefined
+      ? undefined
+      : reloadingTokens({
+          file: config.tokensFile,
+          initial: config.userTokens,
+          minLength: MIN_PUBLIC_TOKEN_LENGTH,
+          check: (next) => checkSharedToken(config.token, next),
+          changed: (next) => {
+            for (const token of next.keys()) secrets.add(token);
+            hide = hidingSecrets(config.log, secrets);
+            refuseRevoked();
+          },
+          log,
+        });
+  const userTokens = tokens ? tokens.current : config.userTokens.size > 0 ? () => config.userTokens : undefined;
+
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf) });
   const sockets = createWebSocketEndpoint({
     registry,
     token: config.token,
-    userTokens: config.userTokens,
+    ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,
     heartbeatMs: config.heartbeatMs,
     deletedSince: (userId, sessionId, since) => {
@@ -161,10 +186,11 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     },
     log,
   });
+  refuseRevoked = sockets.refuseRevoked;
   let closing: Promise<void> | undefined;
   const app = createHttpApp({
     token: config.token,
-    userTokens: config.userTokens,
+    ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,
     health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),
     stopping: () => (closing ? STOPPING : undefined),
@@ -201,6 +227,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   try {
     address = await listen(server, config.port, config.host);
   } catch (error) {
+    tokens?.stop();
     db.close();
     lock.release();
     throw error;
@@ -212,6 +239,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   for (const line of lines) log(line);
 
   async function close(sessionEnd?: SessionEndReason): Promise<void> {
+    tokens?.stop();
     await letRunsFinish(registry, config.stopGraceMs, log);
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     sockets.stopAccepting();
@@ -231,6 +259,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     url,
     port: address.port,
     close: (options) => (closing ??= close(options?.sessionEnd)),
+    ...(tokens && { reloadTokens: tokens.reload }),
   };
 }
 

@@ -11,12 +11,20 @@ export type UserTokens = ReadonlyMap<string, string>;
 
 /** Reads and checks the file; throws naming the variable, the file, the line and what is wrong. */
 export function readUserTokens(file: string, minLength: number): UserTokens {
-  let text: string;
+  return parseUserTokens(readTokensText(file), file, minLength);
+}
+
+/** The file's text; throws naming the variable and the file when it cannot be read. */
+export function readTokensText(file: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (error) {
     throw new Error(`HARNESS_TOKENS_FILE: cannot read ${file}: ${(error as Error).message}`);
   }
+}
+
+/** Checks the text of `file`; throws naming the variable, the file, the line and what is wrong. */
+export function parseUserTokens(text: string, file: string, minLength: number): UserTokens {
   const tokens = new Map<string, string>();
   const lineOf = new Map<string, number>();
   text.split(/\r?\n/).forEach((raw, index) => {

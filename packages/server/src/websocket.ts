@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
 import { z } from "zod";
-import { ErrorCodes, MAX_FRAME_BYTES, describeZodError, leftReasonOf } from "@harness/protocol";
+import { ErrorCodes, MAX_FRAME_BYTES, TOKEN_REFUSED_CLOSE, describeZodError, leftReasonOf } from "@harness/protocol";
 import { answerRaw } from "@harness/runner/client-error";
 import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
 import { crossSiteRefusal, notTheirs, requestToken } from "./auth.ts";
@@ -55,13 +55,17 @@ export type WebSocketEndpoint = {
   stopAccepting(): void;
   /** Closes every socket with 1001 (going away) and resolves when they are closed. */
   closeAll(): Promise<void>;
+  /** Closes the sockets whose token no longer lets them in as their user (the tokens in force
+   * changed) with TOKEN_REFUSED_CLOSE, which tells the client SDK to stop reconnecting. */
+  refuseRevoked(): void;
 };
 
 export function createWebSocketEndpoint(options: {
   registry: SessionRegistry;
   token: string | undefined;
-  /** Tokens bound to one user each (HARNESS_TOKENS_FILE): token → user. */
-  userTokens?: UserTokens;
+  /** Tokens bound to one user each (HARNESS_TOKENS_FILE): those in force (token → user), asked at
+   * each handshake. Given, every handshake needs a token, even while there are none. */
+  userTokens?: () => UserTokens;
   /** Pages besides loopback ones that may open a socket on a server without a token. */
   allowedOrigins?: ReadonlySet<string>;
   /** Whether a client that holds the session's seq `since` knew a session of that id that has been
@@ -71,7 +75,10 @@ export function createWebSocketEndpoint(options: {
   heartbeatMs: number;
   log: (line: string) => void;
 }): WebSocketEndpoint {
-  const userTokens = options.userTokens ?? new Map<string, string>();
+  const userTokens = options.userTokens ?? (() => new Map<string, string>());
+  const guarded = options.token !== undefined || options.userTokens !== undefined;
+  // The token each socket was let in with, and as whom, for refuseRevoked.
+  const admitted = new WeakMap<WebSocket, { token: string | undefined; userId: string; sessionId: string }>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
   let closing = false;
   // A client that vanished without closing (a laptop asleep, a dropped NAT mapping) would hold its
@@ -132,14 +139,14 @@ export function createWebSocketEndpoint(options: {
       socket.on("error", () => {});
       const url = new URL(req.url ?? "/", "http://localhost");
       if (closing) return answerRaw(socket, 503, "the server is shutting down");
-      const guarded = options.token !== undefined || userTokens.size > 0;
       const crossSite = guarded ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
       // Said in the log too: a browser shows the page nothing of a refused handshake.
       if (crossSite) {
         options.log(`WebSocket: ${crossSite}`);
         return answerRaw(socket, 403, crossSite);
       }
-      const holder = guarded ? tokenHolder(requestToken(req.headers.authorization, url), options.token, userTokens) : {};
+      const token = requestToken(req.headers.authorization, url);
+      const holder = guarded ? tokenHolder(token, options.token, userTokens()) : {};
       if (!holder) {
         options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: missing or wrong token`);
         return answerRaw(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
@@ -174,6 +181,7 @@ export function createWebSocketEndpoint(options: {
           socket.once("close", () => attached || lease.release());
           wss.handleUpgrade(req, socket, head, (ws) => {
             attached = true;
+            if (guarded) admitted.set(ws, { token, userId, sessionId });
             attach(ws, lease, since);
           });
         },
@@ -192,6 +200,19 @@ export function createWebSocketEndpoint(options: {
     },
     stopAccepting() {
       closing = true;
+    },
+    refuseRevoked() {
+      const tokens = userTokens();
+      for (const ws of wss.clients) {
+        const seen = admitted.get(ws);
+        if (!seen || ws.readyState !== ws.OPEN) continue;
+        const holder = tokenHolder(seen.token, options.token, tokens);
+        if (holder && !notTheirs(holder.user, seen.userId)) continue;
+        const why = "the token is no longer accepted";
+        options.log(`closed a WebSocket of ${seen.userId}/${seen.sessionId}: ${why}`);
+        admitted.delete(ws);
+        ws.close(TOKEN_REFUSED_CLOSE, why);
+      }
     },
     async closeAll() {
       closing = true;

@@ -182,7 +182,8 @@ Environment:
   ANTHROPIC_API_KEY    the key runs use (without it the server starts, but runs fail)
   ANTHROPIC_AUTH_TOKEN a bearer token in its place
   HARNESS_TOKEN        require this bearer token from every client (needed off loopback); it acts as any user
-  HARNESS_TOKENS_FILE  a file of "<user> <token>" lines: each token acts as its user only
+  HARNESS_TOKENS_FILE  a file of "<user> <token>" lines: each token acts as its user only; re-read
+                       when it changes and on SIGHUP (which then does not stop the server)
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine
   HARNESS_STOP_GRACE_MS     how long a stopping server lets runs in flight finish (default 0)

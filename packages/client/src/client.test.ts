@@ -102,6 +102,20 @@ test("a connection closed because its session was deleted is not reopened", asyn
   assert.deepEqual(errors, ["session_deleted"]);
 });
 
+test("a connection closed because the server no longer accepts its token is not reopened, and the client says why", async () => {
+  const { server, client } = await connected();
+  const errors: unknown[] = [];
+  client.on("error", (e) => errors.push(e));
+  server.sockets[0].drop(4401);
+  await tick();
+  await tick();
+  assert.equal(server.sockets.length, 1);
+  assert.equal(client.connection, "closed");
+  assert.deepEqual(errors, [
+    { message: "the server no longer accepts this client's token: it was taken out of the server's HARNESS_TOKENS_FILE", code: "token_refused" },
+  ]);
+});
+
 test("connect() fails when the connection closes before the state came, and opens nothing more", async () => {
   const server = fakeServer();
   const client = new HarnessClient({ url: "http://127.0.0.1:1", userId: "u", sessionId: "s", token: "secret", webSocket: server.factory, reconnect: { minDelayMs: 1 } });

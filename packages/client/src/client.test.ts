@@ -112,7 +112,7 @@ test("a connection closed because the server no longer accepts its token is not 
   assert.equal(server.sockets.length, 1);
   assert.equal(client.connection, "closed");
   assert.deepEqual(errors, [
-    { message: "the server no longer accepts this client's token: it was taken out of the server's HARNESS_TOKENS_FILE", code: "token_refused" },
+    { message: "the server closed the connection: the token is no longer accepted; gave up: retrying with this token cannot change that", code: "token_refused" },
   ]);
 });
 

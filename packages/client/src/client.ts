@@ -318,8 +318,8 @@ export class HarnessClient {
             ? `the WebSocket handshake got no answer (${why})`
             : `the WebSocket handshake failed (${why}): nothing answers there, or the server refused it (a missing or wrong token, a bad userId or sessionId, or this page's origin not among the server's HARNESS_ALLOWED_ORIGINS)`;
       if (event.code === TOKEN_REFUSED_CLOSE) {
-        const message = `the server no longer accepts this client's token: ${event.reason || "it was taken out of the server's HARNESS_TOKENS_FILE"}`;
-        this.#listeners.emit("error", { message, code: "token_refused" });
+        const message = `the server closed the connection: ${event.reason || "the token is no longer accepted"}`;
+        this.#listeners.emit("error", { message: `${message}; gave up: retrying with this token cannot change that`, code: "token_refused" });
         return this.#closed(message);
       }
       if (this.#connecting) return this.#closed(`could not connect to ${redacted(url)}: ${failure}`);

@@ -79,6 +79,11 @@ export function createWebSocketEndpoint(options: {
   const guarded = options.token !== undefined || options.userTokens !== undefined;
   // The token each socket was let in with, and as whom, for refuseRevoked.
   const admitted = new WeakMap<WebSocket, { token: string | undefined; userId: string; sessionId: string }>();
+  /** Whether the tokens in force still let `token` in as `userId`. */
+  const stillTaken = (token: string | undefined, userId: string) => {
+    const holder = tokenHolder(token, options.token, userTokens());
+    return holder !== undefined && !notTheirs(holder.user, userId);
+  };
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
   let closing = false;
   // A client that vanished without closing (a laptop asleep, a dropped NAT mapping) would hold its
@@ -176,6 +181,11 @@ export function createWebSocketEndpoint(options: {
             if (!socket.destroyed) answerRaw(socket, 503, "the server is shutting down");
             return;
           }
+          // The tokens may have changed while the session was opened.
+          if (guarded && !stillTaken(token, userId)) {
+            lease.release();
+            return answerRaw(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
+          }
           // ws answers a malformed handshake itself and never calls back; the lease must not leak.
           let attached = false;
           socket.once("close", () => attached || lease.release());
@@ -202,16 +212,12 @@ export function createWebSocketEndpoint(options: {
       closing = true;
     },
     refuseRevoked() {
-      const tokens = userTokens();
       for (const ws of wss.clients) {
         const seen = admitted.get(ws);
-        if (!seen || ws.readyState !== ws.OPEN) continue;
-        const holder = tokenHolder(seen.token, options.token, tokens);
-        if (holder && !notTheirs(holder.user, seen.userId)) continue;
-        const why = "the token is no longer accepted";
-        options.log(`closed a WebSocket of ${seen.userId}/${seen.sessionId}: ${why}`);
+        if (!seen || ws.readyState !== ws.OPEN || stillTaken(seen.token, seen.userId)) continue;
+        options.log(`closed a WebSocket of ${seen.userId}/${seen.sessionId}: its token is no longer accepted`);
         admitted.delete(ws);
-        ws.close(TOKEN_REFUSED_CLOSE, why);
+        ws.close(TOKEN_REFUSED_CLOSE, "the token is no longer accepted: the server's tokens file changed");
       }
     },
     async closeAll() {

@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { waitFor } from "@harness/test-utils";
+import { checkSharedToken } from "./config.ts";
+import { reloadingTokens } from "./tokens-reload.ts";
+
+const ANN = "ann-token-0123456789abcdef";
+const SHARED = "shared-token-0123456789abcdef";
+
+test("a version holding the shared token is refused, and the tokens before it stay; a good one and reload() say how many are in force", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "harness-tokens-reload-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, "tokens");
+  await writeFile(file, `ann ${ANN}\n`);
+  const lines: string[] = [];
+  const changes: number[] = [];
+  const tokens = reloadingTokens({
+    file,
+    initial: new Map([[ANN, "ann"]]),
+    minLength: 16,
+    check: (next) => checkSharedToken(SHARED, next),
+    changed: (next) => changes.push(next.size),
+    log: (line) => lines.push(line),
+  });
+  t.after(() => tokens.stop());
+
+  await writeFile(file, `ann ${ANN}\nbob ${SHARED}\n`);
+  await waitFor(() => lines.length > 0, "a log line");
+  assert.deepEqual(lines, [`HARNESS_TOKEN is also bob's token in HARNESS_TOKENS_FILE: the shared token must be another; the file is not taken: the 1 token before it stays in force`]);
+  assert.deepEqual([...tokens.current()], [[ANN, "ann"]]);
+
+  await writeFile(file, `ann ${ANN}\n`);
+  await waitFor(() => lines.length > 1, "a second log line");
+  assert.match(lines[1], /tokens re-read: 1 token in force now$/);
+  tokens.reload();
+  assert.equal(lines.length, 3);
+  assert.match(lines[2], /tokens re-read: 1 token in force now$/);
+  assert.deepEqual(changes, [1, 1]);
+});

@@ -40,3 +40,23 @@ test("a version holding the shared token is refused, and the tokens before it st
   assert.match(lines[2], /tokens re-read: 1 token in force now$/);
   assert.deepEqual(changes, [1, 1]);
 });
+
+test("an empty version is refused as a save under way; one of comments only takes every token out", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "harness-tokens-reload-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, "tokens");
+  await writeFile(file, `ann ${ANN}\n`);
+  const lines: string[] = [];
+  const tokens = reloadingTokens({ file, initial: new Map([[ANN, "ann"]]), minLength: 16, check: () => {}, changed: () => {}, log: (line) => lines.push(line) });
+  t.after(() => tokens.stop());
+
+  await writeFile(file, "");
+  tokens.reload();
+  assert.match(lines.at(-1)!, /tokens is empty \(a save still under way\?\): to take every token out, leave a comment line in it; the file is not taken: the 1 token before it stays in force$/);
+  assert.deepEqual([...tokens.current()], [[ANN, "ann"]]);
+
+  await writeFile(file, "# no one for now\n");
+  tokens.reload();
+  assert.match(lines.at(-1)!, /re-read: 0 tokens in force now$/);
+  assert.equal(tokens.current().size, 0);
+});

@@ -46,6 +46,9 @@ export function reloadingTokens(options: {
     }
     if (!always && text === lastSeen) return;
     lastSeen = text;
+    // An empty file is most often one being written (truncated, not yet filled): taking it would
+    // close every personal token's connections. Taking every token out is said with a comment.
+    if (text.trim() === "") return refuse(`HARNESS_TOKENS_FILE ${file} is empty (a save still under way?): to take every token out, leave a comment line in it`, true);
     let next: UserTokens;
     try {
       next = parseUserTokens(text, file, options.minLength);

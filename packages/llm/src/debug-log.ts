@@ -2,7 +2,7 @@
 // about model requests, MCP servers, hooks and permission decisions, by category. Process-wide,
 // as the run that turns it on is the process. Off, a call site costs one boolean test: callers
 // check debugOn(category) before building a line.
-import { withShownURLs } from "./shown-url.ts";
+import { secretHiding, secretValuesOf, type SecretHiding } from "./hidden-secrets.ts";
 
 /** The categories lines are written under; a filter may also name Claude Code's own (statsig,
  * file, 1p…), which have no lines here. */
@@ -37,12 +37,20 @@ export function looksLikeDebugFilter(text: string): boolean {
   return names.every((name) => (DEBUG_CATEGORIES as readonly string[]).includes(name) || OTHER_CATEGORIES.includes(name));
 }
 
-type Active = { write: (line: string) => void; shows: (category: DebugCategory) => boolean };
+type Active = { write: (line: string) => void; shows: (category: DebugCategory) => boolean; secrets: SecretHiding };
 let active: Active | undefined;
 
-/** Turns the log on: each line shown goes to `write`, newline included. */
-export function startDebugLog(write: (line: string) => void, shows: (category: DebugCategory) => boolean = () => true): void {
-  active = { write, shows };
+/** Turns the log on: each line shown goes to `write`, newline included, with the secrets of this
+ * process's environment (by name: `*_API_KEY`, `*_TOKEN`…) and `secrets` hidden, as hidden-secrets.ts
+ * hides them, besides those learnt later (hideInDebugLog). */
+export function startDebugLog(write: (line: string) => void, shows: (category: DebugCategory) => boolean = () => true, secrets: Iterable<string | undefined> = []): void {
+  active = { write, shows, secrets: secretHiding([...secretValuesOf(process.env), ...secrets]) };
+}
+
+/** Adds secrets the log hides from now on: a run's settings' env, an MCP server's env and headers.
+ * Off, nothing is kept. */
+export function hideInDebugLog(secrets: Iterable<string | undefined>): void {
+  active?.secrets.know(secrets);
 }
 
 export function stopDebugLog(): void {
@@ -81,14 +89,14 @@ export function debugOn(category: DebugCategory): boolean {
   return active !== undefined && active.shows(category);
 }
 
-/** Writes one line, `2026-01-02T03:04:05.678Z [DEBUG] [api] message`, with the credentials and
- * query of each URL in it hidden (an MCP server's arguments and a hook's command may carry them,
- * and a debug log is pasted into bug reports). A sink that throws (a closed pipe) turns the log off
+/** Writes one line, `2026-01-02T03:04:05.678Z [DEBUG] [api] message`, with its secrets hidden (an
+ * MCP server's arguments and stderr and a hook's command may carry them, and a debug log is pasted
+ * into bug reports). A sink that throws (a closed pipe) turns the log off
  * rather than break the run. */
 export function debugLog(category: DebugCategory, message: string): void {
   if (!active?.shows(category)) return;
   try {
-    active.write(`${new Date().toISOString()} [DEBUG] [${category}] ${withShownURLs(message)}\n`);
+    active.write(`${new Date().toISOString()} [DEBUG] [${category}] ${active.secrets.hide(message)}\n`);
   } catch {
     active = undefined;
   }

@@ -32,14 +32,3 @@ const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>\\]+/gi;
 export function withShownURLs(text: string): string {
   return text.replace(URL_IN_TEXT, (url) => (/^[^:]+:\/\/[^/?#]*@/.test(url) || url.includes("?") ? shownURL(url) : url));
 }
-
-/** Secrets shorter than this are not hidden: such a secret (a loopback server's token, which
- * guards little) would blot out ordinary words wherever it is hidden. */
-const MIN_HIDDEN_LENGTH = 8;
-
-/** A function giving `text` with each of `secrets` (of 8 characters or more) replaced by "***":
- * for logs that may quote a token (a runner's last output, an error). */
-export function secretsHidden(secrets: Iterable<string | undefined>): (text: string) => string {
-  const hidden = [...secrets].filter((secret): secret is string => secret !== undefined && secret.length >= MIN_HIDDEN_LENGTH);
-  return (text) => hidden.reduce((shown, secret) => shown.split(secret).join("***"), text);
-}

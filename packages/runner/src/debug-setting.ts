@@ -4,7 +4,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { openSync, writeSync } from "node:fs";
 import { parseDebugFilter, setDebugWhere, startDebugLog } from "@harness/llm/debug-log";
-import { secretsHidden } from "@harness/llm/shown-url";
 
 export const DEBUG_ENV = "HARNESS_DEBUG";
 export const DEBUG_FILE_ENV = "HARNESS_DEBUG_FILE";
@@ -43,7 +42,7 @@ function labelled(line: string): string {
 }
 
 /** Turns on this runner's debug log when its server asked for one (HARNESS_DEBUG_FILE), appending to
- * that file, with `secrets` (the runner's token) shown as "***"; both variables are taken out of the
+ * that file, with `secrets` (the runner's token) and the environment's hidden (startDebugLog); both variables are taken out of the
  * environment its tools get. A string is what is wrong. */
 export function startRunnerDebug(env: NodeJS.ProcessEnv, secrets: (string | undefined)[]): string | undefined {
   const file = env[DEBUG_FILE_ENV];
@@ -61,10 +60,9 @@ export function startRunnerDebug(env: NodeJS.ProcessEnv, secrets: (string | unde
   } catch (error) {
     return `${DEBUG_FILE_ENV}: cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }
-  const hide = secretsHidden(secrets);
   // Written at once, so that what a runner that dies says last is in the file.
   runLabel = new AsyncLocalStorage<string>();
-  startDebugLog((line) => void writeSync(fd, labelled(hide(line))), shows);
+  startDebugLog((line) => void writeSync(fd, labelled(line)), shows, secrets);
   setDebugWhere(file);
   return undefined;
 }

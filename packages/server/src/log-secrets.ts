@@ -1,10 +1,12 @@
-// What the server's log may not show: the credentials and query of a URL (a runner's last output,
-// an error that quotes a gateway's URL) and the server's own tokens, whatever line they come in.
-import { secretsHidden, withShownURLs } from "@harness/llm/shown-url";
+// What the server's log may not show (hidden-secrets.ts): the credentials and query of a URL, the
+// server's own tokens, the secrets of its environment by name and secrets in a shape that says so,
+// whatever line they come in (a runner's last output, an error).
+import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 
-/** `log`, each of whose lines goes out with such URLs shown as shownURL shows them, and `tokens`
- * replaced by "***" (secretsHidden: tokens shorter than 8 characters are left). */
-export function hidingSecrets(log: (line: string) => void, tokens: Iterable<string | undefined>): (line: string) => void {
-  const hide = secretsHidden(tokens);
-  return (line) => log(hide(withShownURLs(line)));
+/** `log`, each of whose lines goes out with its secrets, `tokens` and the values of `env` whose
+ * names say they are secrets among them, shown as "***" (those shorter than 8 characters are left).
+ * The secrets are gathered once, here. */
+export function hidingSecrets(log: (line: string) => void, tokens: Iterable<string | undefined>, env: Readonly<Record<string, string | undefined>> = {}): (line: string) => void {
+  const { hide } = secretHiding([...tokens, ...secretValuesOf(env)]);
+  return (line) => log(hide(line));
 }

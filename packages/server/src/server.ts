@@ -80,7 +80,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const config = resolveConfig(options);
   // Every token the file has held is hidden, those taken out of it too: they are secrets still.
   const secrets = new Set([config.token, ...config.userTokens.keys()]);
-  let hide = hidingSecrets(config.log, secrets);
+  let hide = hidingSecrets(config.log, secrets, config.env);
   const log = (line: string) => hide(line);
   try {
     makeDirsSync(config.dataDir, 0o700);
@@ -160,7 +160,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
           check: (next) => checkSharedToken(config.token, next),
           changed: (next) => {
             for (const token of next.keys()) secrets.add(token);
-            hide = hidingSecrets(config.log, secrets);
+            hide = hidingSecrets(config.log, secrets, config.env);
             refuseRevoked();
           },
           log,

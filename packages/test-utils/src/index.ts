@@ -69,3 +69,4 @@ export {
 export type { TlsFront, TlsFrontOptions } from "./fake-tls.ts";
 export { findChromium, startChromium } from "./chromium.ts";
 export type { Chromium, ChromiumPage } from "./chromium.ts";
+export { SECRET_MCP_ARGS, SECRET_PROCESS_ENV, SECRET_SETTINGS_ENV, secretMcpServers } from "./secret-mcp-servers.ts";

@@ -49,6 +49,8 @@ import { holdHolderHooks, hooksRestriction, settingsHooks } from "./setup-hooks.
 import { awsCommandsOf } from "./aws-commands.ts";
 import { environmentOf, harnessEnvOf } from "./harness-env.ts";
 import type { AwsCommands } from "@harness/llm";
+import { hideInDebugLog } from "@harness/llm/debug-log";
+import { secretValuesOf } from "@harness/llm/hidden-secrets";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
 
@@ -179,6 +181,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(pluginDiagnostics);
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
+  // The settings' env is the run's: its secrets are hidden in the debug log as the process's are.
+  if (settings.env !== undefined) hideInDebugLog(secretValuesOf(settings.env));
   const harnessEnv = settings.env === undefined ? undefined : harnessEnvOf(options.env ?? process.env, loadedSettings.sources);
   const hooksRestricted = hooksRestriction(loadedSettings);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));

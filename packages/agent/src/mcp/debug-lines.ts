@@ -1,7 +1,9 @@
 // What the debug log (`harness run --debug mcp`) says of an MCP server: how it is reached, never
 // its env, headers, or a URL's credentials and query; and a stdio server's stderr, line by line
-// (server-stderr.ts), as the server wrote it.
-import { debugLog, debugOn } from "@harness/llm/debug-log";
+// (server-stderr.ts), as the server wrote it. The values of its env and headers are hidden from
+// then on wherever they are (its command line, its stderr, an error that quotes them).
+import { debugLog, debugOn, hideInDebugLog } from "@harness/llm/debug-log";
+import { configuredSecrets } from "@harness/llm/hidden-secrets";
 import type { McpRunServerConfig } from "./config.ts";
 import { publicUrl, withPublicUrl } from "./public-url.ts";
 
@@ -12,9 +14,13 @@ function reached(config: McpRunServerConfig): string {
   return `${config.type} ${publicUrl(config.url)}`;
 }
 
-/** One line about server `config`; `what` is built only when the log shows MCP lines. A remote
- * server's URL in it (an error quotes it) is said as `reached` says it. */
+/** One line about server `config` ("starting" first); `what` is built only when the log shows MCP
+ * lines. A remote server's URL in it (an error quotes it) is said as `reached` says it. */
 export function mcpDebug(config: McpRunServerConfig, what: "starting" | ((name: string) => string)): void {
+  // Learnt whatever the filter, for a hook's line may quote them too.
+  if (what === "starting" && config.type !== "sdk") {
+    hideInDebugLog(config.type === "stdio" ? configuredSecrets(config.env, "env") : configuredSecrets(config.headers, "headers"));
+  }
   if (!debugOn("mcp")) return;
   if (what === "starting") return debugLog("mcp", `server ${config.name} starting: ${reached(config)}`);
   const line = what(config.name);

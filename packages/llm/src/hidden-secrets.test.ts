@@ -1,0 +1,63 @@
+// The one rule of what a log hides: secrets known by value, and secrets in a shape that says so.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { configuredSecrets, isSecretName, secretHiding, secretShapesHidden, secretValuesOf } from "./hidden-secrets.ts";
+
+test("a flag's value that is a key, token, secret or password is hidden, its name kept", () => {
+  assert.equal(secretShapesHidden("node server.js --api-key sk-live-0123 --port 3000"), "node server.js --api-key *** --port 3000");
+  assert.equal(secretShapesHidden("mcp-github --token=ghp_abcdef --verbose"), "mcp-github --token=*** --verbose");
+  assert.equal(secretShapesHidden("db --password hunter2 --client-secret=\"s3cr3t value\""), 'db --password *** --client-secret="*** value"');
+  assert.equal(secretShapesHidden(JSON.stringify("tool --access-token 'abc123'")), JSON.stringify("tool --access-token '***'"));
+});
+
+test("a header's secret is hidden, the header's name and the scheme kept", () => {
+  assert.equal(secretShapesHidden('curl -H "Authorization: Bearer tok-12345" https://x'), 'curl -H "Authorization: Bearer ***" https://x');
+  assert.equal(secretShapesHidden("--header X-Api-Key:abc123def"), "--header X-Api-Key:***");
+  assert.equal(secretShapesHidden("-H 'Private-Token: glpat-xyz'"), "-H 'Private-Token: ***'");
+  assert.equal(secretShapesHidden(JSON.stringify('curl -H "Authorization: Token t0k3n" x')), JSON.stringify('curl -H "Authorization: Token ***" x'));
+  assert.equal(secretShapesHidden("sent Bearer eyJhbGciOi.payload.sig"), "sent Bearer ***");
+  const basic = Buffer.from("ann:hunter2").toString("base64");
+  assert.equal(secretShapesHidden(`Authorization: Basic ${basic}`), "Authorization: Basic ***");
+  assert.equal(secretShapesHidden(`proxy sends Basic ${basic}`), "proxy sends Basic ***");
+});
+
+test("a secret assigned to a variable named as one is hidden in a command line", () => {
+  assert.equal(secretShapesHidden("GITHUB_TOKEN=ghp_123456 gh pr list"), "GITHUB_TOKEN=*** gh pr list");
+  assert.equal(secretShapesHidden("DEBUG=1 LANG=C.UTF-8 make"), "DEBUG=1 LANG=C.UTF-8 make");
+});
+
+test("what the user debugs with stays: a variable's name, a path, a flag without a value, plain words", () => {
+  for (const text of [
+    'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com',
+    "curl -H 'Authorization: Bearer ${TOKEN}'",
+    "server --api-key $KEY --token=${TOKEN}",
+    "ssh-agent --private-key ~/.ssh/id_ed25519 --ssh-key /etc/keys/deploy.pem --tls-key ./key.pem",
+    "tool --no-api-key --verbose",
+    "tool --api-key",
+    "the bearer of bad news, basic usage, Basic setup",
+    "server github starting: npx -y @modelcontextprotocol/server-github",
+  ]) {
+    assert.equal(secretShapesHidden(text), text);
+  }
+});
+
+test("secret names of the environment, and the values of a server's env and headers", () => {
+  for (const name of ["OPENAI_API_KEY", "GITHUB_TOKEN", "ANTHROPIC_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "CLIENT_SECRET", "DB_PASSWORD", "PGPASSWORD", "API_KEY"]) {
+    assert.ok(isSecretName(name), name);
+  }
+  for (const name of ["PATH", "HOME", "MAX_TOKENS", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "TOKEN_FILE", "KEYBOARD"]) assert.ok(!isSecretName(name), name);
+  assert.deepEqual(secretValuesOf({ PATH: "/usr/bin", GITHUB_TOKEN: "ghp_x", HOME: undefined }), ["ghp_x"]);
+  assert.deepEqual(configuredSecrets({ Authorization: "Bearer abc-def-123", "X-Region": "eu" }, "headers"), ["Bearer abc-def-123", "abc-def-123", "eu"]);
+  const env = { TOKEN: "abc def", CONFIG: "/home/ann/mcp.json", BASE: "https://api.example.com/v1", DB: "postgres://u:pw@db/x", SECRET_PATH_TOKEN: "./not-a-path" };
+  assert.deepEqual(configuredSecrets(env, "env"), ["abc def", "postgres://u:pw@db/x", "./not-a-path"], "a path or a plain URL stays");
+  assert.deepEqual(configuredSecrets(undefined, "env"), []);
+});
+
+test("known values are hidden wherever they are, longest first; those under 8 characters stay", () => {
+  const hiding = secretHiding(["abcd1234", undefined, "true", "1"]);
+  hiding.know(["abcd1234-and-more"]);
+  assert.equal(hiding.hide("x abcd1234-and-more y abcd1234 z true 1"), "x *** y *** z true 1");
+  assert.equal(hiding.hide("see https://u:pw@example.com/a?k=v and /home/ann/project"), "see https://***@example.com/a?*** and /home/ann/project");
+  hiding.know(["sk-late-learnt"]);
+  assert.equal(hiding.hide("stderr: auth with sk-late-learnt failed"), "stderr: auth with *** failed");
+});

@@ -1,0 +1,100 @@
+// What a log (the server's, a run's or a runner's debug log) may not show, in whatever line it
+// comes: a URL's credentials and query (shown-url.ts), the secrets known by value (the environment's
+// by name, an MCP server's env and header values, the server's tokens) and a secret in a shape
+// that says so (`--api-key X`, `--token=X`, `Authorization: Bearer X`, `X-Api-Key: X`). Each is
+// shown as "***"; a command's name, a flag's name and a server's name stay, for they are what the
+// user debugs with.
+import { withShownURLs } from "./shown-url.ts";
+
+/** Secrets shorter than this are not hidden by value: such a value ("1", "true", a loopback
+ * server's short token) would blot out ordinary words wherever it is. */
+const MIN_HIDDEN_LENGTH = 8;
+
+/** Names of environment variables whose values are secrets: `*_API_KEY`, `*_TOKEN`, `*_SECRET`,
+ * `*PASSWORD*`, `AWS_SECRET_ACCESS_KEY`, `ANTHROPIC_AUTH_TOKEN`… */
+const SECRET_NAME = /(?:^|_)(?:API_?KEY|TOKEN|SECRET|ACCESS_KEY|PRIVATE_KEY|AUTH)$|PASSWORD|PASSWD|(?:^|_)SECRET_/i;
+
+/** Whether an environment variable's name says its value is a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** The values of `env` whose names say they are secrets. */
+export function secretValuesOf(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env).flatMap(([name, value]) => (value !== undefined && isSecretName(name) ? [value] : []));
+}
+
+/** The values of an MCP server's configured env or headers, which may all be secrets, and of an
+ * Authorization value ("Bearer X") its credentials alone too, as they may be quoted without it. An
+ * env value that reads as a path or a URL without credentials (a config file, an API's base) is
+ * left, unless its name says it is a secret: the user debugs with those. */
+export function configuredSecrets(values: Readonly<Record<string, string>> | undefined, kind: "env" | "headers"): string[] {
+  return Object.entries(values ?? {}).flatMap(([name, value]) => {
+    if (kind === "env" && !isSecretName(name) && (PATH_LIKE.test(value) || PLAIN_URL.test(value))) return [];
+    const credentials = kind === "headers" ? /^\s*\w+\s+(\S+)\s*$/.exec(value)?.[1] : undefined;
+    return credentials === undefined ? [value] : [value, credentials];
+  });
+}
+
+const PATH_LIKE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)[^\s]*$/;
+const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*(?:\/[^?#\s]*)?$/i;
+
+/** A value after a flag or a header's name: quoted (a JSON-quoted one too) or bare, up to white
+ * space, a quote or a backslash. What stays: a value that begins with "$" (it names a variable),
+ * with "-" (the next flag) or as a path does ("/", "./", "../", "~/": a key's file). */
+const VALUE = String.raw`(\\?["']?)(?!\.{0,2}/|~/)([^\s"'\\$-][^\s"'\\]*)`;
+
+/** `--api-key X`, `--token=X`, `--client-secret X`, `--password=X`. */
+const SECRET_FLAG = new RegExp(String.raw`(--[\w-]*(?:key|token|secret|password))(=|\s+)` + VALUE, "gi");
+/** `FOO_API_KEY=X` in a command line. */
+const SECRET_ASSIGNMENT = new RegExp(String.raw`\b([A-Za-z_][A-Za-z0-9_]*)=` + VALUE, "g");
+/** A header that holds a secret: `X-Api-Key: X`, `Private-Token:X`; `Authorization: Token X`
+ * (its scheme kept). */
+const SECRET_HEADER = new RegExp(String.raw`\b([\w-]*[-_](?:key|token|secret):\s*)` + VALUE, "gi");
+const AUTHORIZATION = /\b((?:proxy-)?authorization:\s*)(\\?["']?)(\w+[ \t]+)?([^\s"'\\]+)/gi;
+/** A bearer credential (the scheme as written, since "bearer" is also a word), and a basic one
+ * (base64 of "user:password"). */
+const BEARER = new RegExp(String.raw`\b(Bearer\s+)` + VALUE, "g");
+const BASIC = /\b(basic\s+)([A-Za-z0-9+/]{4,}={0,2})(?![\w+/=])/gi;
+
+function isUserAndPassword(base64: string): boolean {
+  return Buffer.from(base64, "base64").toString("latin1").includes(":");
+}
+
+/** `text` with each secret in a shape that says so shown as "***", its flag or header name kept. */
+export function secretShapesHidden(text: string): string {
+  return text
+    .replace(SECRET_FLAG, (_, flag: string, between: string, quote: string) => `${flag}${between}${quote}***`)
+    .replace(SECRET_ASSIGNMENT, (whole, name: string, quote: string) => (isSecretName(name) ? `${name}=${quote}***` : whole))
+    .replace(SECRET_HEADER, (_, header: string, quote: string) => `${header}${quote}***`)
+    .replace(AUTHORIZATION, (whole, header: string, quote: string, scheme: string | undefined, value: string) =>
+      value.startsWith("$") ? whole : `${header}${quote}${scheme ?? ""}***`,
+    )
+    .replace(BEARER, (_, scheme: string, quote: string) => `${scheme}${quote}***`)
+    .replace(BASIC, (whole, scheme: string, credentials: string) => (isUserAndPassword(credentials) ? `${scheme}***` : whole));
+}
+
+export type SecretHiding = {
+  /** `text` as a log may show it. */
+  hide(text: string): string;
+  /** Adds secrets known by value (those under 8 characters are left): for secrets learnt after
+   * the log started (a run's settings, an MCP server's env). */
+  know(values: Iterable<string | undefined>): void;
+};
+
+/** The one rule of what a log hides, knowing `known` by value. The values are sorted once as they
+ * are learnt, longest first (so that a secret holding another is hidden whole), not per line. */
+export function secretHiding(known: Iterable<string | undefined> = []): SecretHiding {
+  const values = new Set<string>();
+  let longestFirst: string[] = [];
+  const know = (more: Iterable<string | undefined>) => {
+    const size = values.size;
+    for (const value of more) if (value !== undefined && value.trim().length >= MIN_HIDDEN_LENGTH) values.add(value);
+    if (values.size !== size) longestFirst = [...values].sort((a, b) => b.length - a.length);
+  };
+  know(known);
+  return {
+    hide: (text) => secretShapesHidden(longestFirst.reduce((shown, secret) => shown.split(secret).join("***"), withShownURLs(text))),
+    know,
+  };
+}

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { MinimalClient, SECRET_PROCESS_ENV, SECRET_SETTINGS_ENV, secretMcpServers, startHarnessServer } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-runner-debug-");
@@ -24,13 +24,23 @@ async function withBrokenServer(): Promise<string> {
   return dataDir;
 }
 
-async function failedServerNotice(server: { url: string }, sessionId: string): Promise<string> {
+/** A data directory whose user's MCP servers and settings hold secrets (secretMcpServers). */
+async function withSecretServers(): Promise<string> {
+  const dataDir = await newDataDir();
+  const home = join(dataDir, "home");
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude.json"), JSON.stringify({ mcpServers: secretMcpServers(home) }));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ env: SECRET_SETTINGS_ENV }));
+  return dataDir;
+}
+
+async function failedServerNotice(server: { url: string }, sessionId: string, name = "broken"): Promise<string> {
   const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId });
   try {
     client.send({ type: "submit", prompt: "hello" });
     await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run's end");
     const notices = (client.state as { notices?: { message: string }[] }).notices ?? [];
-    const notice = notices.find((n) => /MCP server broken failed/.test(n.message));
+    const notice = notices.find((n) => n.message.includes(`MCP server ${name} failed`));
     assert.ok(notice, `a notice of the failed server among ${JSON.stringify(notices)}`);
     return notice.message;
   } finally {
@@ -65,6 +75,20 @@ test("harness serve --debug logs every category, and neither the key nor a URL's
   assert.match(debug, /\[DEBUG\] \[mcp\] server broken starting: .* --upstream https:\/\/\*\*\*@mcp\.example\.com\/sse\?\*\*\*$/m);
   assert.match(debug, /\[DEBUG\] \[mcp\] server broken stderr: line 1$/m);
   assert.doesNotMatch(debug, /test-key|hunter2|SECRET1/);
+});
+
+test("a runner's debug log and the server's log hide the secrets of an MCP server's arguments, env, headers and stderr, keeping the flags' names", async (t) => {
+  fake().push({ text: "hi" });
+  const dataDir = await withSecretServers();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), ...SECRET_PROCESS_ENV, HARNESS_DEBUG: "mcp" } });
+  t.after(() => server.stop());
+  await failedServerNotice(server, "secrets", "leaky");
+  const debug = readFileSync(join(dataDir, "runners", "ann", "runner-0.debug.log"), "utf8");
+  assert.doesNotMatch(debug, /s3cret/);
+  assert.doesNotMatch(server.output(), /s3cret/);
+  assert.match(debug, /\[mcp\] server leaky starting: \S*node\S* \S*leaky-server\.mjs --api-key \*\*\* --token=\*\*\* -H Authorization: Bearer \*\*\* --header X-Api-Key:\*\*\* --verbose$/m);
+  for (const said of ["credential", "settings token", "password"]) assert.match(debug, new RegExp(`\\[mcp\\] server leaky stderr: ${said}: \\*\\*\\*$`, "m"));
+  assert.match(debug, /\[mcp\] server leaky stderr: upstream refused \*\*\* and \*\*\*$/m);
 });
 
 test("each line a run writes names its session, as two sessions share one runner's file", async (t) => {

@@ -1,7 +1,7 @@
 // The debug log's filters and lines (`harness run --debug [filter]`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEBUG_CATEGORIES, debugLog, debugOn, looksLikeDebugFilter, parseDebugFilter, startDebugLog, stopDebugLog } from "./debug-log.ts";
+import { DEBUG_CATEGORIES, debugLog, debugOn, hideInDebugLog, looksLikeDebugFilter, parseDebugFilter, startDebugLog, stopDebugLog } from "./debug-log.ts";
 
 const shown = (filter: string) => {
   const shows = parseDebugFilter(filter);
@@ -35,4 +35,18 @@ test("off, nothing is written; on, one timestamped line per call; a sink that th
   debugLog("hooks", "lost");
   assert.equal(debugOn("hooks"), false);
   stopDebugLog();
+});
+
+test("a line hides the secrets of the environment by name, those it is given and those learnt since, and flag-shaped ones", (t) => {
+  process.env.HARNESS_TEST_API_KEY = "env-key-0123456789";
+  t.after(() => delete process.env.HARNESS_TEST_API_KEY);
+  const lines: string[] = [];
+  hideInDebugLog(["learnt-while-off-123"]);
+  startDebugLog((line) => lines.push(line), () => true, ["given-token-abcdef"]);
+  hideInDebugLog(["mcp-env-value-xyz"]);
+  debugLog("mcp", "server s stderr: env-key-0123456789 given-token-abcdef mcp-env-value-xyz learnt-while-off-123");
+  debugLog("hooks", 'PreToolUse: command "tool --secret=abcdefgh --path /tmp/x" exited 0');
+  stopDebugLog();
+  assert.match(lines[0]!, /\[mcp\] server s stderr: \*\*\* \*\*\* \*\*\* learnt-while-off-123\n$/, "what was learnt while the log was off is not kept");
+  assert.match(lines[1]!, /command "tool --secret=\*\*\* --path \/tmp\/x" exited 0\n$/);
 });

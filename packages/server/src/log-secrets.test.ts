@@ -14,3 +14,15 @@ test("a log line shows no URL's credentials or query, and none of the server's t
     "Harness listening on http://127.0.0.1:7700",
   ]);
 });
+
+test("a log line shows none of the secrets of the server's environment, nor a secret after a flag or in a header", () => {
+  const lines: string[] = [];
+  const env = { OPENAI_API_KEY: "sk-proj-0123456789", PATH: "/usr/local/bin:/usr/bin", HARNESS_TOKEN: undefined };
+  const log = hidingSecrets((line) => lines.push(line), [], env);
+  log("runner 3 exited with code 1; its last output: 401 for key sk-proj-0123456789 from /usr/local/bin/node");
+  log("runner 4 exited with code 1; its last output: spawn mcp-server --api-key abc123456 -H Authorization: Bearer tok987654 ENOENT");
+  assert.deepEqual(lines, [
+    "runner 3 exited with code 1; its last output: 401 for key *** from /usr/local/bin/node",
+    "runner 4 exited with code 1; its last output: spawn mcp-server --api-key *** -H Authorization: Bearer *** ENOENT",
+  ]);
+});

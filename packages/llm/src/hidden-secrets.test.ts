@@ -6,7 +6,7 @@ import { configuredSecrets, isSecretName, secretHiding, secretShapesHidden, secr
 test("a flag's value that is a key, token, secret or password is hidden, its name kept", () => {
   assert.equal(secretShapesHidden("node server.js --api-key sk-live-0123 --port 3000"), "node server.js --api-key *** --port 3000");
   assert.equal(secretShapesHidden("mcp-github --token=ghp_abcdef --verbose"), "mcp-github --token=*** --verbose");
-  assert.equal(secretShapesHidden("db --password hunter2 --client-secret=\"s3cr3t value\""), 'db --password *** --client-secret="*** value"');
+  assert.equal(secretShapesHidden("db --password hunter2 --client-secret=\"s3cr3t value\""), 'db --password *** --client-secret="***"');
   assert.equal(secretShapesHidden(JSON.stringify("tool --access-token 'abc123'")), JSON.stringify("tool --access-token '***'"));
 });
 
@@ -30,7 +30,7 @@ test("what the user debugs with stays: a variable's name, a path, a flag without
   for (const text of [
     'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com',
     "curl -H 'Authorization: Bearer ${TOKEN}'",
-    "server --api-key $KEY --token=${TOKEN}",
+    "server --api-key $KEY --token=${TOKEN} --secret \"$SECRET\"",
     "ssh-agent --private-key ~/.ssh/id_ed25519 --ssh-key /etc/keys/deploy.pem --tls-key ./key.pem",
     "tool --no-api-key --verbose",
     "tool --api-key",

@@ -39,19 +39,18 @@ export function configuredSecrets(values: Readonly<Record<string, string>> | und
 const PATH_LIKE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)[^\s]*$/;
 const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*(?:\/[^?#\s]*)?$/i;
 
-/** A value after a flag or a header's name: quoted (a JSON-quoted one too) or bare, up to white
- * space, a quote or a backslash. What stays: a value that begins with "$" (it names a variable),
- * with "-" (the next flag) or as a path does ("/", "./", "../", "~/": a key's file). */
-const VALUE = String.raw`(\\?["']?)(?!\.{0,2}/|~/)([^\s"'\\$-][^\s"'\\]*)`;
+/** A value after a flag or a header's name: quoted (in a JSON string too: \"…\") or bare, up to
+ * white space, a quote or a backslash. */
+const VALUE = String.raw`(\\"(?:[^"\\\n]|\\[^"])+\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\\-][^\s"'\\]*)`;
 
 /** `--api-key X`, `--token=X`, `--client-secret X`, `--password=X`. */
 const SECRET_FLAG = new RegExp(String.raw`(--[\w-]*(?:key|token|secret|password))(=|\s+)` + VALUE, "gi");
 /** `FOO_API_KEY=X` in a command line. */
 const SECRET_ASSIGNMENT = new RegExp(String.raw`\b([A-Za-z_][A-Za-z0-9_]*)=` + VALUE, "g");
-/** A header that holds a secret: `X-Api-Key: X`, `Private-Token:X`; `Authorization: Token X`
- * (its scheme kept). */
+/** A header that holds a secret: `X-Api-Key: X`, `Private-Token:X`. */
 const SECRET_HEADER = new RegExp(String.raw`\b([\w-]*[-_](?:key|token|secret):\s*)` + VALUE, "gi");
-const AUTHORIZATION = /\b((?:proxy-)?authorization:\s*)(\\?["']?)(\w+[ \t]+)?([^\s"'\\]+)/gi;
+/** `Authorization: Token X` (its scheme kept), or with no scheme. */
+const AUTHORIZATION = /\b((?:proxy-)?authorization:\s*)(\w+[ \t]+)?([^\s"'\\]+)/gi;
 /** A bearer credential (the scheme as written, since "bearer" is also a word), and a basic one
  * (base64 of "user:password"). */
 const BEARER = new RegExp(String.raw`\b(Bearer\s+)` + VALUE, "g");
@@ -61,16 +60,22 @@ function isUserAndPassword(base64: string): boolean {
   return Buffer.from(base64, "base64").toString("latin1").includes(":");
 }
 
+/** `value` hidden, in its quotes. What stays: a value that begins with "$" (it names a variable)
+ * or as a path does ("/", "./", "../", "~/": a key's file). */
+function masked(value: string): string {
+  const quote = /^(?:\\"|"|')/.exec(value)?.[0] ?? "";
+  const inner = value.slice(quote.length, value.length - quote.length);
+  return /^(?:\$|\.{0,2}\/|~\/)/.test(inner) ? value : `${quote}***${quote}`;
+}
+
 /** `text` with each secret in a shape that says so shown as "***", its flag or header name kept. */
 export function secretShapesHidden(text: string): string {
   return text
-    .replace(SECRET_FLAG, (_, flag: string, between: string, quote: string) => `${flag}${between}${quote}***`)
-    .replace(SECRET_ASSIGNMENT, (whole, name: string, quote: string) => (isSecretName(name) ? `${name}=${quote}***` : whole))
-    .replace(SECRET_HEADER, (_, header: string, quote: string) => `${header}${quote}***`)
-    .replace(AUTHORIZATION, (whole, header: string, quote: string, scheme: string | undefined, value: string) =>
-      value.startsWith("$") ? whole : `${header}${quote}${scheme ?? ""}***`,
-    )
-    .replace(BEARER, (_, scheme: string, quote: string) => `${scheme}${quote}***`)
+    .replace(SECRET_FLAG, (_, flag: string, between: string, value: string) => `${flag}${between}${masked(value)}`)
+    .replace(SECRET_ASSIGNMENT, (whole, name: string, value: string) => (isSecretName(name) ? `${name}=${masked(value)}` : whole))
+    .replace(SECRET_HEADER, (_, header: string, value: string) => `${header}${masked(value)}`)
+    .replace(AUTHORIZATION, (_, header: string, scheme: string | undefined, value: string) => `${header}${scheme ?? ""}${masked(value)}`)
+    .replace(BEARER, (_, scheme: string, value: string) => `${scheme}${masked(value)}`)
     .replace(BASIC, (whole, scheme: string, credentials: string) => (isUserAndPassword(credentials) ? `${scheme}***` : whole));
 }
 

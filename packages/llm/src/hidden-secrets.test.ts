@@ -19,10 +19,12 @@ test("a header's secret is hidden, the header's name and the scheme kept", () =>
   const basic = Buffer.from("ann:hunter2").toString("base64");
   assert.equal(secretShapesHidden(`Authorization: Basic ${basic}`), "Authorization: Basic ***");
   assert.equal(secretShapesHidden(`proxy sends Basic ${basic}`), "proxy sends Basic ***");
+  assert.equal(secretShapesHidden("curl -u ann:hunter2 https://x && curl --user='bob:pw 1' y -u carol"), "curl -u *** https://x && curl --user='***' y -u carol");
 });
 
 test("a secret assigned to a variable named as one is hidden in a command line", () => {
   assert.equal(secretShapesHidden("GITHUB_TOKEN=ghp_123456 gh pr list"), "GITHUB_TOKEN=*** gh pr list");
+  assert.equal(secretShapesHidden("docker run -e GITHUB_PERSONAL_ACCESS_TOKEN=ghp_x1 -e GH_HOST image"), "docker run -e GITHUB_PERSONAL_ACCESS_TOKEN=*** -e GH_HOST image");
   assert.equal(secretShapesHidden("DEBUG=1 LANG=C.UTF-8 make"), "DEBUG=1 LANG=C.UTF-8 make");
 });
 
@@ -34,6 +36,7 @@ test("what the user debugs with stays: a variable's name, a path, a flag without
     "ssh-agent --private-key ~/.ssh/id_ed25519 --ssh-key /etc/keys/deploy.pem --tls-key ./key.pem",
     "tool --no-api-key --verbose",
     "tool --api-key",
+    "docker run -i --rm -u 1000:1000 ghcr.io/github/github-mcp-server",
     "the bearer of bad news, basic usage, Basic setup",
     "server github starting: npx -y @modelcontextprotocol/server-github",
   ]) {
@@ -42,10 +45,10 @@ test("what the user debugs with stays: a variable's name, a path, a flag without
 });
 
 test("secret names of the environment, and the values of a server's env and headers", () => {
-  for (const name of ["OPENAI_API_KEY", "GITHUB_TOKEN", "ANTHROPIC_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "CLIENT_SECRET", "DB_PASSWORD", "PGPASSWORD", "API_KEY"]) {
+  for (const name of ["OPENAI_API_KEY", "GITHUB_TOKEN", "ANTHROPIC_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "CLIENT_SECRET", "DB_PASSWORD", "PGPASSWORD", "API_KEY", "STRIPE_KEY", "REDIS_PASS", "APIKEY"]) {
     assert.ok(isSecretName(name), name);
   }
-  for (const name of ["PATH", "HOME", "MAX_TOKENS", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "TOKEN_FILE", "KEYBOARD"]) assert.ok(!isSecretName(name), name);
+  for (const name of ["PATH", "HOME", "MAX_TOKENS", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "TOKEN_FILE", "KEYBOARD", "AWS_ACCESS_KEY_ID", "PASSENGER_COUNT", "MONKEY"]) assert.ok(!isSecretName(name), name);
   assert.deepEqual(secretValuesOf({ PATH: "/usr/bin", GITHUB_TOKEN: "ghp_x", HOME: undefined }), ["ghp_x"]);
   assert.deepEqual(configuredSecrets({ Authorization: "Bearer abc-def-123", "X-Region": "eu" }, "headers"), ["Bearer abc-def-123", "abc-def-123", "eu"]);
   const env = { TOKEN: "abc def", CONFIG: "/home/ann/mcp.json", BASE: "https://api.example.com/v1", DB: "postgres://u:pw@db/x", SECRET_PATH_TOKEN: "./not-a-path" };

@@ -10,9 +10,9 @@ import { withShownURLs } from "./shown-url.ts";
  * server's short token) would blot out ordinary words wherever it is. */
 const MIN_HIDDEN_LENGTH = 8;
 
-/** Names of environment variables whose values are secrets: `*_API_KEY`, `*_TOKEN`, `*_SECRET`,
- * `*PASSWORD*`, `AWS_SECRET_ACCESS_KEY`, `ANTHROPIC_AUTH_TOKEN`… */
-const SECRET_NAME = /(?:^|_)(?:API_?KEY|TOKEN|SECRET|ACCESS_KEY|PRIVATE_KEY|AUTH)$|PASSWORD|PASSWD|(?:^|_)SECRET_/i;
+/** Names of environment variables whose values are secrets: `*_API_KEY` and any `*_KEY`, `*_TOKEN`,
+ * `*_SECRET`, `*PASSWORD*`, `*_PASS`, `AWS_SECRET_ACCESS_KEY`, `ANTHROPIC_AUTH_TOKEN`, `BASIC_AUTH`… */
+const SECRET_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASS|AUTH)$|PASSWORD|PASSWD|(?:^|_)SECRET_/i;
 
 /** Whether an environment variable's name says its value is a secret. */
 export function isSecretName(name: string): boolean {
@@ -45,6 +45,9 @@ const VALUE = String.raw`(\\"(?:[^"\\\n]|\\[^"])+\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\
 
 /** `--api-key X`, `--token=X`, `--client-secret X`, `--password=X`. */
 const SECRET_FLAG = new RegExp(String.raw`(--[\w-]*(?:key|token|secret|password))(=|\s+)` + VALUE, "gi");
+/** curl's `-u user:password`, `--user=user:password`. A user alone stays (curl asks for the rest),
+ * and so does docker's `-u 1000:1000`. */
+const USER_FLAG = new RegExp(String.raw`((?:^|\s)(?:-u\s*|--user(?:=|\s+)))` + VALUE, "g");
 /** `FOO_API_KEY=X` in a command line. */
 const SECRET_ASSIGNMENT = new RegExp(String.raw`\b([A-Za-z_][A-Za-z0-9_]*)=` + VALUE, "g");
 /** A header that holds a secret: `X-Api-Key: X`, `Private-Token:X`. */
@@ -72,6 +75,7 @@ function masked(value: string): string {
 export function secretShapesHidden(text: string): string {
   return text
     .replace(SECRET_FLAG, (_, flag: string, between: string, value: string) => `${flag}${between}${masked(value)}`)
+    .replace(USER_FLAG, (whole, flag: string, value: string) => (value.includes(":") && !/^\d+:\d+$/.test(value) ? `${flag}${masked(value)}` : whole))
     .replace(SECRET_ASSIGNMENT, (whole, name: string, value: string) => (isSecretName(name) ? `${name}=${masked(value)}` : whole))
     .replace(SECRET_HEADER, (_, header: string, value: string) => `${header}${masked(value)}`)
     .replace(AUTHORIZATION, (_, header: string, scheme: string | undefined, value: string) => `${header}${scheme ?? ""}${masked(value)}`)

@@ -60,7 +60,11 @@ const BEARER = new RegExp(String.raw`\b(Bearer\s+)` + VALUE, "g");
 const BASIC = /\b(basic\s+)([A-Za-z0-9+/]{4,}={0,2})(?![\w+/=])/gi;
 
 function isUserAndPassword(base64: string): boolean {
-  return Buffer.from(base64, "base64").toString("latin1").includes(":");
+  try {
+    return atob(base64).includes(":");
+  } catch {
+    return false;
+  }
 }
 
 /** `value` hidden, in its quotes. What stays: a value that begins with "$" (it names a variable)

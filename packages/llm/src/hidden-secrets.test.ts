@@ -36,6 +36,7 @@ test("what the user debugs with stays: a variable's name, a path, a flag without
     "ssh-agent --private-key ~/.ssh/id_ed25519 --ssh-key /etc/keys/deploy.pem --tls-key ./key.pem",
     "tool --no-api-key --verbose",
     "tool --api-key",
+    "tool --monkey business --max-token 100 --keyboard us",
     "docker run -i --rm -u 1000:1000 ghcr.io/github/github-mcp-server",
     "the bearer of bad news, basic usage, Basic setup",
     "server github starting: npx -y @modelcontextprotocol/server-github",
@@ -50,9 +51,18 @@ test("secret names of the environment, and the values of a server's env and head
   }
   for (const name of ["PATH", "HOME", "MAX_TOKENS", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", "TOKEN_FILE", "KEYBOARD", "AWS_ACCESS_KEY_ID", "PASSENGER_COUNT", "MONKEY"]) assert.ok(!isSecretName(name), name);
   assert.deepEqual(secretValuesOf({ PATH: "/usr/bin", GITHUB_TOKEN: "ghp_x", HOME: undefined }), ["ghp_x"]);
-  assert.deepEqual(configuredSecrets({ Authorization: "Bearer abc-def-123", "X-Region": "eu" }, "headers"), ["Bearer abc-def-123", "abc-def-123", "eu"]);
-  const env = { TOKEN: "abc def", CONFIG: "/home/ann/mcp.json", BASE: "https://api.example.com/v1", DB: "postgres://u:pw@db/x", SECRET_PATH_TOKEN: "./not-a-path" };
-  assert.deepEqual(configuredSecrets(env, "env"), ["abc def", "postgres://u:pw@db/x", "./not-a-path"], "a path or a plain URL stays");
+  const headers = { Authorization: "Bearer abc-def-123", "X-Region": "eu", "Content-Type": "application/json", "X-Client": "k9f8a7s6d5f4g3h2j1" };
+  assert.deepEqual(configuredSecrets(headers, "headers"), ["Bearer abc-def-123", "abc-def-123", "k9f8a7s6d5f4g3h2j1"]);
+  const env = {
+    TOKEN: "abc def",
+    CONFIG: "/home/ann/mcp.json",
+    BASE: "https://api.example.com/v1",
+    SECRET_PATH_TOKEN: "./not-a-path",
+    NODE_ENV: "production",
+    SERVICE_CREDENTIAL: "envcred-s3cret-7x",
+    BUILD: "2026-11-28T10:00:00Z-build",
+  };
+  assert.deepEqual(configuredSecrets(env, "env"), ["abc def", "./not-a-path", "envcred-s3cret-7x", "2026-11-28T10:00:00Z-build"], "a path, a plain URL and a word stay");
   assert.deepEqual(configuredSecrets(undefined, "env"), []);
 });
 

@@ -24,18 +24,24 @@ export function secretValuesOf(env: Readonly<Record<string, string | undefined>>
   return Object.entries(env).flatMap(([name, value]) => (value !== undefined && isSecretName(name) ? [value] : []));
 }
 
-/** The values of an MCP server's configured env or headers, which may all be secrets, and of an
- * Authorization value ("Bearer X") its credentials alone too, as they may be quoted without it. An
- * env value that reads as a path or a URL without credentials (a config file, an API's base) is
- * left, unless its name says it is a secret: the user debugs with those. */
+/** The values of an MCP server's configured env or headers that are secrets: those whose names
+ * say so, and those that read as a credential whatever their name (one word of 16 characters or
+ * more mixing letters and digits, not a path or a plain URL); of an Authorization value ("Bearer X")
+ * its credentials alone too, as they may be quoted without it. The rest (`NODE_ENV=production`, a
+ * config file, an API's base, `Content-Type`) stays: the user debugs with those, and hiding a
+ * common word would blot it out of every line. */
 export function configuredSecrets(values: Readonly<Record<string, string>> | undefined, kind: "env" | "headers"): string[] {
   return Object.entries(values ?? {}).flatMap(([name, value]) => {
-    if (kind === "env" && !isSecretName(name) && (PATH_LIKE.test(value) || PLAIN_URL.test(value))) return [];
+    const named = kind === "env" ? isSecretName(name) : SECRET_HEADER_NAME.test(name);
+    if (!named && !(CREDENTIAL_LIKE.test(value) && !PATH_LIKE.test(value) && !PLAIN_URL.test(value))) return [];
     const credentials = kind === "headers" ? /^\s*\w+\s+(\S+)\s*$/.exec(value)?.[1] : undefined;
     return credentials === undefined ? [value] : [value, credentials];
   });
 }
 
+/** Header names whose values are secrets. */
+const SECRET_HEADER_NAME = /auth|key|token|secret|cookie|session|signature|password/i;
+const CREDENTIAL_LIKE = /^(?=[^]*[A-Za-z])(?=[^]*\d)\S{16,}$/;
 const PATH_LIKE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)[^\s]*$/;
 const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*(?:\/[^?#\s]*)?$/i;
 
@@ -43,8 +49,9 @@ const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*(?:\/[^?#\s]*)?$/i;
  * white space, a quote or a backslash. */
 const VALUE = String.raw`(\\"(?:[^"\\\n]|\\[^"])+\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\\-][^\s"'\\]*)`;
 
-/** `--api-key X`, `--token=X`, `--client-secret X`, `--password=X`. */
-const SECRET_FLAG = new RegExp(String.raw`(--[\w-]*(?:key|token|secret|password))(=|\s+)` + VALUE, "gi");
+/** `--api-key X`, `--apikey X`, `--token=X`, `--client-secret X`, `--password=X` (the word whole:
+ * `--monkey` is not one). A number after it (`--max-token 100`) is a count, not a secret. */
+const SECRET_FLAG = new RegExp(String.raw`(--(?:[\w-]*[-_])?(?:api-?key|key|token|secret|password|passwd))(=|\s+)` + VALUE, "gi");
 /** curl's `-u user:password`, `--user=user:password`. A user alone stays (curl asks for the rest),
  * and so does docker's `-u 1000:1000`. */
 const USER_FLAG = new RegExp(String.raw`((?:^|\s)(?:-u\s*|--user(?:=|\s+)))` + VALUE, "g");
@@ -78,7 +85,7 @@ function masked(value: string): string {
 /** `text` with each secret in a shape that says so shown as "***", its flag or header name kept. */
 export function secretShapesHidden(text: string): string {
   return text
-    .replace(SECRET_FLAG, (_, flag: string, between: string, value: string) => `${flag}${between}${masked(value)}`)
+    .replace(SECRET_FLAG, (whole, flag: string, between: string, value: string) => (/^\d+$/.test(value) ? whole : `${flag}${between}${masked(value)}`))
     .replace(USER_FLAG, (whole, flag: string, value: string) => (value.includes(":") && !/^\d+:\d+$/.test(value) ? `${flag}${masked(value)}` : whole))
     .replace(SECRET_ASSIGNMENT, (whole, name: string, value: string) => (isSecretName(name) ? `${name}=${masked(value)}` : whole))
     .replace(SECRET_HEADER, (_, header: string, value: string) => `${header}${masked(value)}`)

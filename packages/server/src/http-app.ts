@@ -1,10 +1,11 @@
-// The HTTP side: health, sessions, and the token check that guards every route but /healthz.
+// The HTTP side: health, metrics, sessions, and the token check that guards every route but /healthz.
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { crossSiteRefusal, notTheirs, requestToken, tokenUsers } from "./auth.ts";
 import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite-locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
+import { EXPOSITION_CONTENT_TYPE } from "./exposition.ts";
 
 /** The methods the app's routes answer at `path` (HEAD with GET), for a 405's Allow header. */
 function methodsAt(app: Hono, path: string): string[] {
@@ -29,6 +30,8 @@ export function createHttpApp(options: {
   allowedOrigins?: ReadonlySet<string>;
   sessions?: SessionsApiOptions;
   health?: () => HealthCounts;
+  /** GET /metrics's body, in the Prometheus text format, computed at each scrape. */
+  metrics?: () => string;
   /** Tokens bound to one user each (HARNESS_TOKENS_FILE): those in force (token → user), asked at
    * each request. Given, every request needs a token, even while there are none. */
   userTokens?: () => UserTokens;
@@ -94,6 +97,16 @@ export function createHttpApp(options: {
     const going = stopping();
     return going ? c.json({ ...going, ...options.health?.() }, 503) : c.json({ ok: true, ...options.health?.() });
   });
+  const metrics = options.metrics;
+  if (metrics) {
+    // The whole server's figures: for whoever holds the shared token, not a person's own.
+    app.get("/metrics", (c) => {
+      if (tokenUsers.get(c.req.raw) !== undefined) {
+        return c.json({ error: "GET /metrics is the whole server's: send the shared token (HARNESS_TOKEN), not a person's own" }, 403);
+      }
+      return c.body(metrics(), 200, { "content-type": EXPOSITION_CONTENT_TYPE });
+    });
+  }
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
   if (options.sessions) mountSessionsApi(app, options.sessions);
   app.notFound((c) => {

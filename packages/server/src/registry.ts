@@ -2,7 +2,7 @@
 // however many clients connect at the same moment, and dropped from memory (with its runner) a
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
 import type { SessionEndReason } from "@harness/protocol";
-import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort } from "@harness/session";
+import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort, type SessionCounts } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { runEnd } from "./run-end.ts";
 import type { SqliteDatabase } from "./sqlite-store.ts";
@@ -34,6 +34,8 @@ export type SessionRegistry = {
   size(): number;
   /** Sessions with a run in flight. */
   running(): number;
+  /** Sessions whose run waits for a tool call's approval. */
+  awaitingApproval(): number;
   /** Clients connected to the sessions in memory. */
   clients(): number;
   /** From now on, no session starts a new run: a submit or resume is refused saying `reason`. */
@@ -64,6 +66,8 @@ export type RegistryOptions = {
   log: (line: string) => void;
   /** See SessionOptions.checkModel; `where`: the session that asks. */
   checkModel?: (model: string, where: { userId: string; sessionId: string }) => string | undefined | Promise<string | undefined>;
+  /** See SessionOptions.counts: shared by every session. */
+  counts?: SessionCounts;
 };
 
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
@@ -119,6 +123,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       sessionId,
       loadPeer: (other) => conversation(userId, other),
       refusesRuns: () => refusal,
+      ...(options.counts && { counts: options.counts }),
       onSettled: (state) => {
         options.log(`session ${userId}/${sessionId}: ${runEnd(state)}`);
         scheduleEviction(key, entry);
@@ -234,6 +239,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     running() {
       let count = 0;
       for (const entry of entries.values()) if (entry.session?.busy) count++;
+      return count;
+    },
+    awaitingApproval() {
+      let count = 0;
+      for (const entry of entries.values()) if (entry.session?.status === "awaiting-approval") count++;
       return count;
     },
     clients() {

@@ -37,6 +37,9 @@ export type RunnerPool = {
   discard(proc: RunnerProcess): Promise<void>;
   /** Stops every process. */
   close(): Promise<void>;
+  /** For metrics: processes alive now, started since the pool was made, and exited while members
+   * still used them (not stopped by the pool). */
+  counts(): { alive: number; started: number; exitedUnexpectedly: number };
 };
 
 type Slot = {
@@ -53,6 +56,8 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
   if (!Number.isInteger(options.capacity) || options.capacity < 1) throw new Error(`runner capacity must be a positive integer, got ${options.capacity}`);
   const spawnIt = options.spawn ?? spawnRunner;
   const slots: Slot[] = [];
+  let started = 0;
+  let exitedUnexpectedly = 0;
   const tmp = runnersTmpDir(options.env);
   // Runners that died while no server was there to notice may have left commands running, and
   // their sockets, in every group's directory.
@@ -78,7 +83,11 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
 
   function watch(slot: Slot, proc: RunnerProcess): RunnerProcess {
     slot.process = proc;
-    void proc.exited.then(() => drop(slot));
+    void proc.exited.then(() => {
+      // The pool drops a slot before it stops its process: one still held exited by itself.
+      if (slots.includes(slot)) exitedUnexpectedly++;
+      drop(slot);
+    });
     return proc;
   }
 
@@ -101,6 +110,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       members: new Set(),
       ready: spawned.then(
         (proc) => {
+          started++;
           options.log(`runner ${proc.pid} started for ${group} (process ${index})`);
           return watch(slot, proc);
         },
@@ -154,6 +164,10 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       const slot = slots.find((s) => s.process === proc);
       if (slot) drop(slot);
       await proc.stop();
+    },
+    counts() {
+      const alive = slots.filter((slot) => slot.process?.alive()).length;
+      return { alive, started, exitedUnexpectedly };
     },
     async close() {
       const all = slots.splice(0);

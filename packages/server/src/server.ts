@@ -29,6 +29,9 @@ import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
 import { hidingSecrets } from "./log-secrets.ts";
+import { metricsText } from "./metrics.ts";
+import { processMetrics } from "./process-metrics.ts";
+import { createServerCounts } from "./server-counts.ts";
 
 export type HarnessServer = {
   url: string;
@@ -167,13 +170,15 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         });
   const userTokens = tokens ? tokens.current : config.userTokens.size > 0 ? () => config.userTokens : undefined;
 
-  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf) });
+  const counts = createServerCounts();
+  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf), counts });
   const sockets = createWebSocketEndpoint({
     registry,
     token: config.token,
     ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,
     heartbeatMs: config.heartbeatMs,
+    counts,
     deletedSince: (userId, sessionId, since) => {
       if (registry.holds(userId, sessionId)) return false;
       try {
@@ -188,12 +193,26 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   });
   refuseRevoked = sockets.refuseRevoked;
   let closing: Promise<void> | undefined;
+  const ownProcess = processMetrics();
   const app = createHttpApp({
     token: config.token,
     ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,
     health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),
     stopping: () => (closing ? STOPPING : undefined),
+    metrics: () =>
+      metricsText({
+        gauges: () => ({
+          sessions: registry.size(),
+          clients: registry.clients(),
+          runs: registry.running(),
+          awaitingApproval: registry.awaitingApproval(),
+          runnerProcesses: pool.counts().alive,
+        }),
+        runners: () => pool.counts(),
+        counts,
+        process: ownProcess,
+      }),
     log,
     sessions: {
       db,
@@ -228,6 +247,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     address = await listen(server, config.port, config.host);
   } catch (error) {
     tokens?.stop();
+    ownProcess.stop();
     db.close();
     lock.release();
     throw error;
@@ -247,6 +267,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     await pool.close();
     await sockets.closeAll();
     runners.stop();
+    ownProcess.stop();
     // Another process holding the database's lock: the sessions' last writes wait for it, a while.
     await db.storeUnsaved(STOP_STORE_WAIT_MS, (line) => log(`database: ${line}`));
     db.close();

@@ -11,6 +11,7 @@ import { crossSiteRefusal, notTheirs, requestToken } from "./auth.ts";
 import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { IdSchema, repeatedParameter } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
+import type { ServerCounts } from "./server-counts.ts";
 
 /** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
@@ -74,7 +75,9 @@ export function createWebSocketEndpoint(options: {
   /** How often sockets are pinged; one silent for two of these is cut off (ServerOptions.heartbeatMs). */
   heartbeatMs: number;
   log: (line: string) => void;
+  counts?: Pick<ServerCounts, "connectionOpened" | "handshakeRefused" | "refused">;
 }): WebSocketEndpoint {
+  const counts = options.counts;
   const userTokens = options.userTokens ?? (() => new Map<string, string>());
   const guarded = options.token !== undefined || options.userTokens !== undefined;
   // The token each socket was let in with, and as whom, for refuseRevoked.
@@ -102,6 +105,12 @@ export function createWebSocketEndpoint(options: {
   }, options.heartbeatMs);
   heartbeat.unref();
 
+  /** Answers a handshake with an HTTP status instead of upgrading it. */
+  function refuseHandshake(socket: Duplex, status: number, message: string, headers?: Record<string, string>): void {
+    counts?.handshakeRefused(status);
+    answerRaw(socket, status, message, headers);
+  }
+
   function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {
     const { session } = lease;
     const conn: Connection = {
@@ -118,12 +127,17 @@ export function createWebSocketEndpoint(options: {
         ws.close(code, reason);
       },
     };
+    const refuse = (message: string, code: string) => {
+      counts?.refused(code);
+      conn.send(errorFrame(message, code));
+    };
+    counts?.connectionOpened();
     answered.add(ws);
     ws.on("pong", () => answered.add(ws));
     ws.on("message", (data, binary) => {
-      if (closing) conn.send(errorFrame("the server is shutting down", ErrorCodes.internal));
+      if (closing) refuse("the server is shutting down", ErrorCodes.internal);
       // Frames are JSON text: bytes in a binary frame were not meant as a command (and need not be UTF-8).
-      else if (binary) conn.send(errorFrame("binary frames are not taken: send each frame as JSON text", ErrorCodes.badFrame));
+      else if (binary) refuse("binary frames are not taken: send each frame as JSON text", ErrorCodes.badFrame);
       else session.receive(conn, text(data));
     });
     ws.on("close", (_code, reason) => {
@@ -143,28 +157,28 @@ export function createWebSocketEndpoint(options: {
     handleUpgrade(req, socket, head) {
       socket.on("error", () => {});
       const url = new URL(req.url ?? "/", "http://localhost");
-      if (closing) return answerRaw(socket, 503, "the server is shutting down");
+      if (closing) return refuseHandshake(socket, 503, "the server is shutting down");
       const crossSite = guarded ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
       // Said in the log too: a browser shows the page nothing of a refused handshake.
       if (crossSite) {
         options.log(`WebSocket: ${crossSite}`);
-        return answerRaw(socket, 403, crossSite);
+        return refuseHandshake(socket, 403, crossSite);
       }
       const token = requestToken(req.headers.authorization, url);
       const holder = guarded ? tokenHolder(token, options.token, userTokens()) : {};
       if (!holder) {
         options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: missing or wrong token`);
-        return answerRaw(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
+        return refuseHandshake(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
           "WWW-Authenticate": "Bearer",
         });
       }
-      if (url.pathname !== "/ws") return answerRaw(socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
+      if (url.pathname !== "/ws") return refuseHandshake(socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
       const query = parseWsQuery(url);
-      if (!query.ok) return answerRaw(socket, 400, `bad /ws query: ${query.error}`);
+      if (!query.ok) return refuseHandshake(socket, 400, `bad /ws query: ${query.error}`);
       const { userId, sessionId, since } = query.value;
       if (notTheirs(holder.user, userId)) {
         options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: the token is ${holder.user}'s, not ${userId}'s`);
-        return answerRaw(socket, 403, notTheirs(holder.user, userId)!);
+        return refuseHandshake(socket, 403, notTheirs(holder.user, userId)!);
       }
       // A client back from a connection that outlived its session (deleted meanwhile) is told so,
       // as the clients connected at the time were, not handed a new, empty session of that id.
@@ -178,13 +192,13 @@ export function createWebSocketEndpoint(options: {
         (lease) => {
           if (closing || socket.destroyed) {
             lease.release();
-            if (!socket.destroyed) answerRaw(socket, 503, "the server is shutting down");
+            if (!socket.destroyed) refuseHandshake(socket, 503, "the server is shutting down");
             return;
           }
           // The tokens may have changed while the session was opened.
           if (guarded && !stillTaken(token, userId)) {
             lease.release();
-            return answerRaw(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
+            return refuseHandshake(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
           }
           // ws answers a malformed handshake itself and never calls back; the lease must not leak.
           let attached = false;

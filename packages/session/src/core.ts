@@ -5,9 +5,10 @@
 import { applyOperations, emptyState, type DeltaOperation, type HarnessConfig, type HarnessState, type RunnerEvent, type RunnerPermissionMode, type TranscriptMessage } from "@harness/protocol";
 import { createBatchLog, type BatchLog } from "./batch-log.ts";
 import { createPersister, type FlushMode, type Persister } from "./persister.ts";
-import type { Connection, Conversation, RunControl, RunnerPort } from "./ports.ts";
+import type { Connection, Conversation, RunControl, RunnerPort, SessionCounts } from "./ports.ts";
 import { firstSeqAfter, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "./store.ts";
 import { runClockOp } from "./run-clock.ts";
+import { addUsage, usageBeyond } from "./usage-count.ts";
 import type { RunCursor } from "./translate.ts";
 import { deltaFrame, errorFrame, stateFrame } from "./wire-frames.ts";
 
@@ -68,6 +69,8 @@ export type SessionOptions = {
    * naming such a model is refused with that reason and changes nothing, instead of failing the
    * next run; the commands after it wait for a check that answers later. */
   checkModel?: (model: string) => string | undefined | Promise<string | undefined>;
+  /** What the host counts for its operators (metrics); see SessionCounts. */
+  counts?: SessionCounts;
 };
 
 /** A control request made before the run's id was known; sent once it is. */
@@ -136,6 +139,10 @@ export class SessionCore {
   #staged: DeltaOperation[] = [];
   #commitScheduled = false;
   #stateFrameCache: { seq: number; frame: string } | undefined;
+  /** The usage as of the last batch (each batch compares only this reference), and the most of
+   * each count it has held: what options.counts was told. */
+  #seenUsage: HarnessState["usage"];
+  #countedUsage: HarnessState["usage"];
 
   constructor(options: SessionOptions, loaded: LoadedSession | undefined) {
     this.options = options;
@@ -159,6 +166,7 @@ export class SessionCore {
       this.seq = batch.seq;
       this.#log.push(batch.seq, deltaFrame(batch.operations, batch.seq));
     }
+    this.#seenUsage = this.#countedUsage = this.state.usage;
     this.crashed = loaded !== undefined && !loaded.clean;
     if (this.crashed) {
       const jump = loaded?.seqJump ?? SEQ_JUMP_AFTER_CRASH;
@@ -208,6 +216,7 @@ export class SessionCore {
   }
 
   sendError(conn: Connection, message: string, code: string, index?: number): void {
+    this.options.counts?.refused(code);
     conn.send(errorFrame(message, code, index));
   }
 
@@ -319,6 +328,7 @@ export class SessionCore {
     const frame = deltaFrame(json, seq);
     this.#log.push(seq, frame);
     this.#persister.add({ seq, operations: json });
+    if (this.state.usage !== this.#seenUsage) this.#countUsage();
     const run = this.run;
     if (run && (run.committed.seq !== run.seenSeq || run.committed.cursor !== run.cursor)) {
       run.committed = { seq: run.seenSeq, cursor: run.cursor };
@@ -333,6 +343,17 @@ export class SessionCore {
       }
     }
     return seq;
+  }
+
+  /** Tells options.counts what the usage holds beyond the most it held before, count by count: a
+   * run's end that sets the totals below what its calls reported, and back up, is counted once. */
+  #countUsage(): void {
+    const now = this.state.usage;
+    this.#seenUsage = now;
+    if (!now) return;
+    const added = this.#countedUsage ? usageBeyond(now, this.#countedUsage) : now;
+    this.#countedUsage = addUsage(this.#countedUsage, added);
+    this.options.counts?.usage(added);
   }
 
   #snapshot(): SessionSnapshot {

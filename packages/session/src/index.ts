@@ -1,6 +1,6 @@
 export { HarnessSession, openSession, NOT_RUNNING, SESSION_DELETED, SESSION_DELETED_CLOSE, SEQ_JUMP_AFTER_CRASH, DEFAULT_REPLAY_BYTES, NOT_STORED } from "./session.ts";
 export type { SessionOptions } from "./session.ts";
-export type { Connection, Conversation, RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
+export type { Connection, Conversation, RunControl, RunnerAnswer, RunnerPort, RunOutcome, SessionCounts } from "./ports.ts";
 export { CommandErrorCodes, runConfig } from "./commands.ts";
 export { queryFor } from "./run-driver.ts";
 export { copyConversation, conversationOf, rewindPoint, type ConversationCopy } from "./conversation.ts";

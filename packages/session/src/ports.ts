@@ -1,6 +1,6 @@
 // What a session needs from its host: a runner to talk to, clients to talk to, and (optionally) the
 // other sessions of the same user.
-import type { HarnessState, RewindResult, RunControl, RunEndEvent, RunnerEvent, RunnerQuery, TranscriptMessage } from "@harness/protocol";
+import type { HarnessCommand, HarnessState, RewindResult, RunControl, RunEndEvent, RunnerEvent, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** A connected client. `send` must not block; a host drops or closes clients that fall behind.
  * `close`, when given, ends the client's connection (used when its session is deleted). */
@@ -35,4 +35,20 @@ export type Conversation = {
   transcript: TranscriptMessage[];
   /** Transcript length before the run of each user message that started one. */
   marks: Record<string, number>;
+};
+
+/** How a run ended, as an operator counts it. */
+export type RunOutcome = "completed" | "error" | "cancelled" | "interrupted";
+
+/** What a host counts for its operators (metrics). Called at command and run granularity, never per
+ * delta; each call must be cheap and must not throw. */
+export type SessionCounts = {
+  /** A valid command arrived (before it runs). */
+  command(type: HarnessCommand["type"]): void;
+  /** An error frame went to a client, with its code. */
+  refused(code: string): void;
+  runStarted(): void;
+  runEnded(outcome: RunOutcome): void;
+  /** The session's usage grew by `added` (a model call counted, a run's end, a cancelled run's late end). */
+  usage(added: Usage): void;
 };

@@ -3,7 +3,7 @@
 import { isRunEnd, SpentBeforeSchema, type ConversationSpent, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
 import { configModeOps, runnerMode, wireMode } from "./permission-modes.ts";
-import type { RunControl } from "./ports.ts";
+import type { RunControl, RunOutcome } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
 import type { RunRecord } from "./store.ts";
 import { endRunOps, findMessage, translateEvent, type RunCursor } from "./translate.ts";
@@ -88,6 +88,7 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   run.proposedId = core.newId();
   core.run = run;
   core.runChanged();
+  core.options.counts?.runStarted();
   const kept = core.runnerTranscript;
   const body = queryFor(core.state, core.transcript, prompt, userMessageId, kept?.transcript === core.transcript ? kept.id : undefined);
   body.requestId = run.proposedId;
@@ -338,7 +339,7 @@ function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
   else if (refusal !== undefined) dropSteers(run, "the run ended before the model read it", refusal);
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);
   core.commit(operations);
-  settle(core, run, "the run failed first", event.transcript, event.transcriptId);
+  settle(core, run, completed ? "completed" : "error", "the run failed first", event.transcript, event.transcriptId);
   if (next.length) {
     run.resubmitted = next;
     submitPrompt(core, next.join("\n\n"));
@@ -349,7 +350,7 @@ export function fail(core: SessionCore, run: ActiveRun, message: string): void {
   dropSteers(run as RunState, "the run failed first");
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "error", { status: "error", error: message }));
-  settle(core, run, "the run failed first");
+  settle(core, run, "error", "the run failed first");
 }
 
 /** Cancels the run in flight: the state says so at once, and the runner is told to stop. */
@@ -360,7 +361,7 @@ export function cancel(core: SessionCore, run: ActiveRun): void {
   dropSteers(run as RunState, "the run was cancelled first");
   const i = findMessage(core.state, run.cursor.assistantMessageId);
   if (i >= 0) core.commit(endRunOps(core.state, i, "cancelled", { status: "idle", toolOutput: "cancelled" }));
-  settle(core, run, "the run was cancelled first");
+  settle(core, run, "cancelled", "the run was cancelled first");
 }
 
 /** Writes down a run this process will not finish (restored with its runner gone, or closing). */
@@ -370,8 +371,9 @@ export function interrupt(core: SessionCore): void {
   const turn = lastInterruptedTurn(core.state);
   core.commit(interruptionOps(core.state));
   if (run) {
-    settle(core, run, "the run was interrupted first");
+    settle(core, run, "interrupted", "the run was interrupted first");
   } else {
+    core.options.counts?.runEnded("interrupted");
     if (turn) core.transcript = withSynthesizedTurn(core.transcript, turn.prompt, turn.reply);
     core.runChanged();
     core.conversationChanged();
@@ -388,8 +390,9 @@ const RUN_SETTLED = new DOMException("the run is over", "AbortError");
  * run's end drops them before it commits its last operations (cancel, fail, finish), so that a
  * sender hears of them before the state says the run ended: a client that leaves once the run has
  * ended (a piped chat) still hears. */
-function settle(core: SessionCore, run: ActiveRun, undelivered: string, transcript?: TranscriptMessage[], transcriptId?: string): void {
+function settle(core: SessionCore, run: ActiveRun, outcome: RunOutcome, undelivered: string, transcript?: TranscriptMessage[], transcriptId?: string): void {
   core.run = undefined;
+  core.options.counts?.runEnded(outcome);
   run.controller.abort(RUN_SETTLED);
   if (transcript) {
     core.transcript = transcript;

@@ -66,6 +66,11 @@ export class HarnessSession {
     return this.#core.run !== undefined;
   }
 
+  /** The state's status as of now (for a host's counts; no batch is committed to read it). */
+  get status(): HarnessState["status"] {
+    return this.#core.state.status;
+  }
+
   get connectionCount(): number {
     return this.#core.connections.size;
   }
@@ -84,6 +89,8 @@ export class HarnessSession {
    * any still waiting from earlier frames. */
   receive(conn: Connection, raw: string): void {
     const parsed = parseClientFrame(raw);
+    const counts = this.#core.options.counts;
+    if (counts) for (const { command } of parsed.commands) counts.command(command.type);
     const steps: Step[] = [
       ...parsed.errors.map((error) => ({ conn, index: error.command ?? -1, error })),
       ...parsed.commands.map(({ index, command }) => ({ conn, index, command })),

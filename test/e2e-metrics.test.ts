@@ -1,0 +1,203 @@
+// GET /metrics, end to end: a real `harness serve`, its runner and the fake model; a scraper's view
+// of a run completed, a run cancelled and a bad frame, read with a strict parser of the Prometheus
+// text format (0.0.4); and the same token check as the rest of the HTTP API.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { fakeModelForFile } from "./fake-model-support.ts";
+
+const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-metrics-");
+
+type Sample = { name: string; labels: Record<string, string>; value: number };
+type Scrape = { samples: Sample[]; types: Map<string, string>; text: string };
+
+const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/;
+
+/** The family a sample belongs to: a summary's _sum and _count are its family's. */
+function familyOf(name: string, types: Map<string, string>): string | undefined {
+  if (types.has(name)) return name;
+  const base = name.replace(/_(sum|count)$/, "");
+  return types.get(base) === "summary" ? base : undefined;
+}
+
+/** The labels between a sample's braces, each value with its escapes (\\, \", \n) undone; throws on
+ * anything else. */
+function parseLabels(text: string, line: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  let at = 0;
+  while (at < text.length) {
+    const m = /^([a-zA-Z_][a-zA-Z0-9_]*)="/.exec(text.slice(at));
+    if (!m) throw new Error(`bad label at ${at} in: ${line}`);
+    at += m[0].length;
+    let value = "";
+    for (;;) {
+      const c = text[at++];
+      if (c === undefined) throw new Error(`unterminated label value in: ${line}`);
+      if (c === '"') break;
+      if (c === "\n") throw new Error(`raw newline in a label value: ${line}`);
+      if (c === "\\") {
+        const e = text[at++];
+        if (e === "\\" || e === '"') value += e;
+        else if (e === "n") value += "\n";
+        else throw new Error(`bad escape \\${e} in: ${line}`);
+      } else value += c;
+    }
+    if (m[1] in labels) throw new Error(`label ${m[1]} twice in: ${line}`);
+    labels[m[1]] = value;
+    if (at < text.length) {
+      if (text[at] !== ",") throw new Error(`expected a comma at ${at} in: ${line}`);
+      at++;
+    }
+  }
+  return labels;
+}
+
+/** A strict reading of the text exposition format: every family has HELP then TYPE before its
+ * samples, once; counters end in _total; values are numbers; no sample repeats its labels. */
+function parseExposition(text: string): Scrape {
+  assert.ok(text.endsWith("\n"), "the text ends with a newline");
+  const types = new Map<string, string>();
+  const helped = new Set<string>();
+  const samples: Sample[] = [];
+  const seen = new Set<string>();
+  for (const line of text.slice(0, -1).split("\n")) {
+    assert.notEqual(line, "", "no blank lines");
+    const comment = /^# (HELP|TYPE) (\S+) (.+)$/.exec(line);
+    if (comment) {
+      const [, kind, name, rest] = comment;
+      assert.match(name, NAME, line);
+      if (kind === "HELP") {
+        assert.ok(!helped.has(name), `HELP of ${name} once`);
+        assert.doesNotMatch(rest.replace(/\\[\\n]/g, ""), /\\/, `HELP escapes only \\\\ and \\n: ${line}`);
+        helped.add(name);
+      } else {
+        assert.ok(helped.has(name), `HELP of ${name} before its TYPE`);
+        assert.ok(!types.has(name), `TYPE of ${name} once`);
+        assert.ok(["counter", "gauge", "summary", "histogram", "untyped"].includes(rest), line);
+        if (rest === "counter") assert.match(name, /_total$/, `counter ${name} ends in _total`);
+        types.set(name, rest);
+      }
+      continue;
+    }
+    assert.ok(!line.startsWith("#"), `only HELP and TYPE comments: ${line}`);
+    const m = SAMPLE.exec(line);
+    assert.ok(m, `a sample line: ${line}`);
+    const [, name, labelText, valueText] = m;
+    const family = familyOf(name, types);
+    assert.ok(family, `${name} has a TYPE before it`);
+    assert.ok(/^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|NaN|[+-]Inf)$/.test(valueText), `a number: ${line}`);
+    const labels = labelText ? parseLabels(labelText, line) : {};
+    if (types.get(family) === "summary" && name === family) assert.ok("quantile" in labels, `a summary's sample has a quantile: ${line}`);
+    const key = `${name}${JSON.stringify(Object.entries(labels).sort())}`;
+    assert.ok(!seen.has(key), `one sample of ${key}`);
+    seen.add(key);
+    samples.push({ name, labels, value: Number(valueText) });
+  }
+  return { samples, types, text };
+}
+
+async function scrape(url: string, headers: Record<string, string> = {}): Promise<Scrape> {
+  const res = await fetch(`${url}/metrics`, { headers });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/plain; version=0.0.4; charset=utf-8");
+  return parseExposition(await res.text());
+}
+
+/** The value of `name` with exactly `labels` (0 when absent: a counter not yet counted). */
+function value(s: Scrape, name: string, labels: Record<string, string> = {}): number {
+  const want = JSON.stringify(Object.entries(labels).sort());
+  return s.samples.find((x) => x.name === name && JSON.stringify(Object.entries(x.labels).sort()) === want)?.value ?? 0;
+}
+
+const moved = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+
+test("a scrape counts a completed run, its tokens and cost, a cancelled run and a refused frame, and says nothing of users, sessions or prompts", async (t) => {
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_IDLE_MS: "60000" } });
+  t.after(() => server.stop());
+
+  const start = await scrape(server.url);
+  for (const name of ["harness_sessions_open", "harness_clients_connected", "harness_runs_in_flight", "harness_runs_awaiting_approval", "harness_runner_processes"]) {
+    assert.equal(start.types.get(name), "gauge", name);
+    assert.equal(value(start, name), 0, name);
+  }
+  for (const name of ["process_resident_memory_bytes", "nodejs_heap_used_bytes", "process_uptime_seconds"]) assert.ok(value(start, name) > 0, name);
+  assert.equal(start.types.get("process_cpu_seconds_total"), "counter");
+  assert.equal(start.types.get("nodejs_eventloop_delay_seconds"), "summary");
+  assert.ok(start.samples.some((s) => s.name === "nodejs_eventloop_delay_seconds" && s.labels.quantile === "0.99"));
+  const build = start.samples.find((s) => s.name === "harness_build_info");
+  assert.equal(build?.value, 1);
+  assert.match(build!.labels.version, /^\d+\.\d+\.\d+/);
+
+  fake().push({ text: "hello there", usage: { input_tokens: 1234, output_tokens: 56, cache_read_input_tokens: 700, cache_creation_input_tokens: 80 } });
+  const client = await MinimalClient.connect(server.url, { userId: "metrics-user-x", sessionId: "metrics-session-y" });
+  t.after(() => client.close());
+  client.send({ type: "submit", prompt: "a-secret-prompt-z" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run to complete");
+  const usage = (client.state as unknown as { usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number } }).usage;
+
+  const ran = await scrape(server.url);
+  assert.equal(moved(start, ran, "harness_runs_started_total"), 1);
+  assert.equal(moved(start, ran, "harness_runs_ended_total", { outcome: "completed" }), 1);
+  assert.equal(moved(start, ran, "harness_commands_received_total", { type: "submit" }), 1);
+  assert.equal(moved(start, ran, "harness_websocket_connections_total"), 1);
+  assert.equal(moved(start, ran, "harness_runner_processes_started_total"), 1);
+  assert.equal(value(ran, "harness_model_tokens_total", { kind: "input" }), 1234);
+  assert.equal(value(ran, "harness_model_tokens_total", { kind: "output" }), 56);
+  assert.equal(value(ran, "harness_model_tokens_total", { kind: "cache_read" }), 700);
+  assert.equal(value(ran, "harness_model_tokens_total", { kind: "cache_write" }), 80);
+  assert.equal(usage.inputTokens, 1234, "the session counts what the model reported");
+  assert.ok(usage.costUsd > 0);
+  assert.equal(value(ran, "harness_model_cost_usd_total").toFixed(9), usage.costUsd.toFixed(9));
+  assert.equal(value(ran, "harness_sessions_open"), 1);
+  assert.equal(value(ran, "harness_clients_connected"), 1);
+  assert.equal(value(ran, "harness_runs_in_flight"), 0);
+  assert.equal(value(ran, "harness_runner_processes"), 1);
+
+  // A run held by a long command, cancelled while it goes.
+  fake().push({ toolUses: [{ name: "Bash", input: { command: "sleep 30" } }] }, { text: "never read" });
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "sleep" });
+  await client.waitForState((s) => s.messages[3]?.toolCalls?.[0]?.status === "running", 30_000, "the command to run");
+  const running = await scrape(server.url);
+  assert.equal(value(running, "harness_runs_in_flight"), 1);
+  client.send({ type: "cancel" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "cancelled", 30_000, "the cancel");
+  client.sendRaw("not json");
+  await client.waitFor((c) => c.errors.length === 1, 10_000, "the error frame");
+  assert.equal(client.errors[0].code, "bad_json");
+  await assert.rejects(MinimalClient.connect(server.url, { userId: "", sessionId: "s" }), /400/);
+
+  const end = await scrape(server.url);
+  assert.equal(moved(ran, end, "harness_runs_started_total"), 1);
+  assert.equal(moved(ran, end, "harness_runs_ended_total", { outcome: "cancelled" }), 1);
+  assert.equal(moved(ran, end, "harness_runs_ended_total", { outcome: "completed" }), 0);
+  assert.equal(moved(ran, end, "harness_commands_received_total", { type: "cancel" }), 1);
+  assert.equal(moved(ran, end, "harness_commands_received_total", { type: "configure" }), 1);
+  assert.equal(moved(ran, end, "harness_commands_refused_total", { code: "bad_json" }), 1);
+  assert.equal(moved(ran, end, "harness_websocket_handshakes_refused_total", { status: "400" }), 1);
+  assert.equal(value(end, "harness_runs_in_flight"), 0);
+  assert.doesNotMatch(end.text, /metrics-user-x|metrics-session-y|a-secret-prompt-z/);
+});
+
+test("GET /metrics asks for the shared token where one is set, and refuses a person's own token: metrics are the whole server's", async (t) => {
+  const dataDir = await newDataDir();
+  const shared = "shared-token-0123456789abcdef";
+  const ann = "ann-token-0123456789abcdef";
+  const file = join(dataDir, "tokens");
+  await writeFile(file, `ann ${ann}\n`);
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_TOKEN: shared, HARNESS_TOKENS_FILE: file } });
+  t.after(() => server.stop());
+
+  const bare = await fetch(`${server.url}/metrics`);
+  assert.equal(bare.status, 401);
+  assert.equal((await fetch(`${server.url}/metrics`, { headers: { authorization: "Bearer wrong-token-0123456789" } })).status, 401);
+  const personal = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${ann}` } });
+  assert.equal(personal.status, 403);
+  assert.match(((await personal.json()) as { error: string }).error, /shared token/);
+  await scrape(server.url, { authorization: `Bearer ${shared}` });
+  assert.equal((await fetch(`${server.url}/metrics?token=${shared}`)).status, 200);
+  assert.doesNotMatch(server.output(), new RegExp(`${ann}|${shared}`));
+});

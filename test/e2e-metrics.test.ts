@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MinimalClient, startHarnessServer } from "@harness/test-utils";
+import { MinimalClient, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-metrics-");
@@ -158,7 +158,7 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   assert.equal(value(ran, "harness_runner_processes"), 1);
 
   // A run held by a long command, cancelled while it goes.
-  fake().push({ toolUses: [{ name: "Bash", input: { command: "sleep 30" } }] }, { text: "never read" });
+  fake().push({ toolUses: [{ name: "Bash", input: { command: "sleep 30" } }] });
   client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "sleep" });
   await client.waitForState((s) => s.messages[3]?.toolCalls?.[0]?.status === "running", 30_000, "the command to run");
   const running = await scrape(server.url);
@@ -180,6 +180,43 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   assert.equal(moved(ran, end, "harness_websocket_handshakes_refused_total", { status: "400" }), 1);
   assert.equal(value(end, "harness_runs_in_flight"), 0);
   assert.doesNotMatch(end.text, /metrics-user-x|metrics-session-y|a-secret-prompt-z/);
+});
+
+test("a run waiting for approval shows as such, and a runner process that dies under its session is counted as exited unexpectedly", async (t) => {
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_IDLE_MS: "60000" } });
+  t.after(() => server.stop());
+  const ids = { userId: "ann", sessionId: "approvals" };
+  const client = await MinimalClient.connect(server.url, ids);
+  t.after(() => client.close());
+
+  fake().push({ toolUses: [{ name: "Write", input: { file_path: "notes.txt", content: "hi\n" } }] }, { text: "fine, not then" });
+  client.send({ type: "submit", prompt: "write hi" });
+  await client.waitForState((s) => s.status === "awaiting-approval", 30_000, "the approval request");
+  const waiting = await scrape(server.url);
+  assert.equal(value(waiting, "harness_runs_awaiting_approval"), 1);
+  assert.equal(value(waiting, "harness_runs_in_flight"), 1);
+  client.send({ type: "deny", toolCallId: client.state!.messages[1]!.toolCalls![0]!.id });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run to end");
+  const done = await scrape(server.url);
+  assert.equal(value(done, "harness_runs_awaiting_approval"), 0);
+  assert.equal(value(done, "harness_commands_received_total", { type: "deny" }), 1);
+  assert.equal(value(done, "harness_runner_processes"), 1);
+  assert.equal(value(done, "harness_runner_processes_exited_unexpectedly_total"), 0);
+
+  const pid = storedRunnerPid(dataDir, ids);
+  assert.ok(pid !== undefined, "a runner served the run");
+  process.kill(pid, "SIGKILL");
+  let after = done;
+  await waitFor(
+    async () => {
+      after = await scrape(server.url);
+      return value(after, "harness_runner_processes_exited_unexpectedly_total") === 1;
+    },
+    "the runner's death to be counted",
+    { intervalMs: 100 },
+  );
+  assert.equal(value(after, "harness_runner_processes"), 0);
 });
 
 test("GET /metrics asks for the shared token where one is set, and refuses a person's own token: metrics are the whole server's", async (t) => {

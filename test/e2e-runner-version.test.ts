@@ -87,3 +87,64 @@ test("a runner of another version whose run ended while no server was there give
   assert.equal(again.state!.messages[1].status, "complete");
   assert.equal(again.state!.messages[1].content, "all of it");
 });
+
+/** The row the server of `dataDir` keeps of `ids`'s runner. */
+function storedRunner(dataDir: string, ids: { userId: string; sessionId: string }): { pid: number; url: string; token?: string } {
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  try {
+    const row = db.prepare("SELECT pid, url, token FROM runners WHERE user_id = ? AND session_id = ?").get(ids.userId, ids.sessionId) as { pid: number; url: string; token: string | null } | undefined;
+    assert.ok(row, `a runner is recorded for ${ids.sessionId}`);
+    return { pid: row.pid, url: row.url, ...(row.token !== null && { token: row.token }) };
+  } finally {
+    db.close();
+  }
+}
+
+test("a runner of another version, idle for the session that adopts it, is not stopped under a run of it that no session has adopted yet", { timeout: 90_000 }, async (t) => {
+  const dataDir = await newDataDir();
+  const ids = { userId: "bob", sessionId: "idle-on-it" };
+  fake().push({ text: "done" });
+  const before = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_RUNNER_VERSION: "the-code-before" } });
+  const client = await MinimalClient.connect(before.url, ids);
+  client.send({ type: "submit", prompt: "quick job" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
+  const runner = storedRunner(dataDir, ids);
+  t.after(() => killQuietly(runner.pid));
+  // A run on the same process that no session of the next server has adopted yet (a session whose
+  // adoption lags): the process's own workspace stands in for it.
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  t.after(() => release());
+  fake().push({ text: "the other run's answer", hold: held });
+  const { createRunnerClient } = await import("@harness/runner/client");
+  const { nodeTransport } = await import("@harness/runner/node-transport");
+  const host = createRunnerClient(runner.url.replace(/\/workspaces\/[^/]+\/?$/, ""), { transport: nodeTransport(), token: runner.token });
+  const requests = fake().requests.length;
+  const events: string[] = [];
+  const streamed = (async () => {
+    for await (const event of host.query({ prompt: "another session's job", anthropicApiKey: "test-key" }, { signal: AbortSignal.timeout(60_000) })) events.push(event.type);
+  })();
+  streamed.catch(() => {});
+  await fake().waitForRequests(requests + 1, 30_000);
+  await before.stop("SIGKILL");
+  await client.waitFor((c) => c.closed);
+
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop());
+  const again = await MinimalClient.connect(server.url, ids);
+  t.after(() => again.close());
+  await until(() => new RegExp(`runner ${runner.pid} .*another version`).test(server.output()), "the runner to be adopted");
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.ok(processAlive(runner.pid), "the runner lives on while a run of it is in flight");
+
+  fake().push({ text: "from the new code" });
+  again.send({ type: "submit", prompt: "next" });
+  await again.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "the next run");
+  assert.equal(again.state!.messages[3].content, "from the new code");
+  assert.notEqual(storedRunner(dataDir, ids).pid, runner.pid, "the next query went to a runner of this version");
+  assert.ok(processAlive(runner.pid), "the runner of the other version still serves the run in flight");
+
+  release();
+  await streamed;
+  assert.equal(events.at(-1), "run.completed", `the run in flight ends as it would have: ${events.join(", ")}`);
+  await until(() => !processAlive(runner.pid), "the runner of the other version to be stopped once no run is in flight on it");
+});

@@ -23,7 +23,9 @@ const PREFIX = "/workspaces/";
 export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
   // The workspaces' kept transcripts share one memory budget.
   const opts = { ...hostOptions, transcripts: hostOptions.transcripts ?? createTranscriptMemory() };
-  const own = createRunnerHandler(opts);
+  // The process's own /health answers for all its runs: a server lets go of a process of another
+  // version only once no session has a run on it, adopted or not yet.
+  const own = createRunnerHandler({ ...opts, healthBusy: () => all().some((h) => h.hasRun()) });
   const open = new Map<string, { workspace: string; handler: RunnerHandler }>();
   const listeners: (() => void)[] = [];
   const activity = () => {
@@ -97,6 +99,7 @@ export function createRunnerHost(hostOptions: RunnerServerOptions): RunnerHost {
   return {
     handle,
     isBusy: () => all().some((h) => h.isBusy()),
+    hasRun: () => all().some((h) => h.hasRun()),
     async abortRun() {
       await Promise.all(all().map((h) => h.abortRun()));
     },

@@ -63,6 +63,9 @@ export type RunnerServerOptions = {
   /** Where the transcripts runs leave are kept (a runner host shares one among its workspaces);
    * default: a memory of this handler's own. */
   transcripts?: TranscriptMemory;
+  /** What /health says of `busy` in place of this handler's own run (a runner host's own workspace
+   * answers for the whole process: any run in any of its workspaces). */
+  healthBusy?: () => boolean;
 };
 
 export type RunnerHandler = {
@@ -73,6 +76,8 @@ export type RunnerHandler = {
    * it does is wait for an approval while no stream is open on it (its server gone: nobody can
    * answer, and waiting would keep the process for ever). */
   isBusy(): boolean;
+  /** Whether a run (or a rewind) is in flight, whoever follows it. */
+  hasRun(): boolean;
   /** Aborts the run in flight, if any; resolves once it has settled. */
   abortRun(): Promise<void>;
   /** Called on every request and whenever a run ends. */
@@ -147,7 +152,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   }
 
   function health(res: ServerResponse): void {
-    const body: RunnerHealth = { ok: true, busy: deps.busy(), hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY), version: runnerVersion() };
+    const body: RunnerHealth = { ok: true, busy: (opts.healthBusy ?? deps.busy)(), hasAnthropicKey: Boolean(process.env.ANTHROPIC_API_KEY), version: runnerVersion() };
     sendJson(res, 200, body);
   }
 
@@ -204,6 +209,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       const run = runs.current();
       return deps.busy() && !(run && run.approvals.pending().length > 0 && !run.log.followed);
     },
+    hasRun: () => deps.busy(),
     abortRun,
     onActivity(listener) {
       activityListeners.push(listener);

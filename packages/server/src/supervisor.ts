@@ -85,6 +85,8 @@ const OPEN_TIMEOUT_MS = 15_000;
  * run's last event), and its process is checked to be alive. */
 const FRESH_MS = 10_000;
 const REWIND_TIMEOUT_MS = 60_000;
+/** How often a process of another version is asked whether a run is still in flight on it. */
+const RETIRE_POLL_MS = 250;
 /** How long a broken run stream waits for its runner's exit to be noticed, to say the runner died:
  * the connection closes before the process's exit is reported. */
 const EXIT_WAIT_MS = 1000;
@@ -289,7 +291,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (!running || !running.process.alive()) return replace(running);
     if (running.retiring) {
       live = undefined;
-      await letGo(running);
+      void retire(running);
       return replace(undefined);
     }
     const vouched = fresh;
@@ -328,6 +330,25 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     await pool.release(running.process, member);
   }
 
+  /** Lets go of a runner of another version: its workspace is closed at once, but its process is
+   * released only once it says no run is in flight on it (one of another session, which this server
+   * may not have adopted yet, see RunnerPool.adopt), or once it is gone or does not answer. */
+  async function retire(running: Live): Promise<void> {
+    if (last === running.process) {
+      untrack?.();
+      untrack = undefined;
+    }
+    const proc = running.process;
+    if (proc.alive()) await closeOn(proc);
+    const host = createRunnerClient(proc.url, { transport, token: proc.token });
+    while (proc.alive() && !stopped) {
+      const busy = await host.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then((h) => h.busy, () => false);
+      if (!busy) break;
+      await new Promise((r) => setTimeout(r, RETIRE_POLL_MS));
+    }
+    await pool.release(proc, member);
+  }
+
   /** Lets go of the runner after the idle time, or at once when it is of another version. */
   function scheduleIdleStop(): void {
     if (idleTimer) clearTimeout(idleTimer);
@@ -340,7 +361,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       if (retiring && !running.retiring) return scheduleIdleStop();
       live = undefined;
       if (!retiring) options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`);
-      void letGo(running).then(forget);
+      void (retiring ? retire(running) : letGo(running)).then(forget);
     }, retiring ? 0 : options.idleMs);
     idleTimer.unref();
   }

@@ -6,6 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
 import { idle, startHarness, type Harness } from "./e2e-commands-support.ts";
 
 /** A held reply and the function that lets it go. */
@@ -154,6 +156,49 @@ test("a prompt whose runner died with the killed server as its run began shows a
     assert.deepEqual(messages.slice(0, 3).map((m) => m.content), ["warm up", "warmed up", "lost with its runner?"]);
     assert.notEqual(messages[3].status, "running");
     assert.match(back.state!.error ?? "", /interrupted/i);
+    await back.close();
+  } finally {
+    await h.close();
+  }
+});
+
+/** Whether the store of `dataDir` holds `text` in session alice/`sessionId` (its state or a batch),
+ * read from the file, as a server started after a SIGKILL would find it. */
+function storedText(dataDir: string, sessionId: string, text: string): boolean {
+  const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
+  try {
+    const like = `%${text}%`;
+    const inState = db.prepare("SELECT 1 FROM sessions WHERE user_id = 'alice' AND session_id = ? AND state LIKE ?").get(sessionId, like);
+    const inBatch = db.prepare("SELECT 1 FROM deltas WHERE user_id = 'alice' AND session_id = ? AND ops LIKE ?").get(sessionId, like);
+    return Boolean(inState || inBatch);
+  } finally {
+    db.close();
+  }
+}
+
+test("a submitted prompt a client has seen is stored already, so a server killed at once still has it after the restart", async () => {
+  const h = await startHarness();
+  try {
+    const client = await h.connect("seen-is-stored");
+    const unstored: string[] = [];
+    let prompt = "";
+    for (let i = 0; i < 8; i++) {
+      h.fake.push({ text: `answer ${i}` });
+      prompt = `prompt number ${i}`;
+      const sent = prompt;
+      client.send({ type: "submit", prompt: sent });
+      // Checked as the delta that shows the prompt arrives, before anything else can happen.
+      await client.waitFor((c) => {
+        if (!c.state?.messages.some((m) => m.content === sent)) return false;
+        if (!storedText(h.dataDir, "seen-is-stored", sent)) unstored.push(sent);
+        return true;
+      }, 30_000, `the prompt ${sent} to be shown`);
+      if (i < 7) await client.waitForState(idle, 30_000, `run ${i}`);
+    }
+    assert.deepEqual(unstored, [], "every prompt shown was stored before it was shown");
+    await killAndRestart(h, client, () => {});
+    const back = await h.connect("seen-is-stored");
+    assert.ok(back.state!.messages.some((m) => m.content === prompt), "the last prompt shown is there after the restart");
     await back.close();
   } finally {
     await h.close();

@@ -143,6 +143,9 @@ export class SessionCore {
    * each count it has held: what options.counts was told. */
   #seenUsage: HarnessState["usage"];
   #countedUsage: HarnessState["usage"];
+  /** While set (see holdSends), batches reach clients only once stored: each frame with the clients
+   * it is for, and the clients that connected meanwhile, caught up once the frames are out. */
+  #held: { frames: { frame: string; to: Connection[] }[]; joining: Map<Connection, number | undefined> } | undefined;
 
   constructor(options: SessionOptions, loaded: LoadedSession | undefined) {
     this.options = options;
@@ -199,8 +202,31 @@ export class SessionCore {
   connect(conn: Connection, since?: number): void {
     this.commitStaged();
     this.connections.add(conn);
+    if (this.#held) return void this.#held.joining.set(conn, since);
     this.#catchUp(conn, since);
     if (this.#notStored !== undefined) this.sendError(conn, this.#notStored, NOT_STORED);
+  }
+
+  /** From now until the next flush has settled, what is committed goes to the store first and to
+   * clients after (a client that connects meanwhile is caught up then): a client never sees a
+   * prompt that a host killed in between would not have. */
+  holdSends(): void {
+    this.#held ??= { frames: [], joining: new Map() };
+  }
+
+  /** Sends what holdSends held back, in order, to the clients still connected. */
+  #sendHeld(): void {
+    const held = this.#held;
+    if (!held) return;
+    this.#held = undefined;
+    for (const { frame, to } of held.frames) {
+      for (const conn of to) if (this.connections.has(conn)) this.#send(conn, frame);
+    }
+    for (const [conn, since] of held.joining) {
+      if (!this.connections.has(conn)) continue;
+      this.#catchUp(conn, since);
+      if (this.#notStored !== undefined) this.sendError(conn, this.#notStored, NOT_STORED);
+    }
   }
 
   #catchUp(conn: Connection, since: number | undefined): void {
@@ -291,7 +317,9 @@ export class SessionCore {
   }
 
   flush(mode?: FlushMode): Promise<void> {
-    return this.#persister.flush(mode);
+    const flushed = this.#persister.flush(mode);
+    if (this.#held) void flushed.then(() => this.#sendHeld());
+    return flushed;
   }
 
   stopPersisting(): void {
@@ -334,14 +362,9 @@ export class SessionCore {
       run.committed = { seq: run.seenSeq, cursor: run.cursor };
       this.#persister.setRun(recordOf(run));
     }
-    for (const conn of this.connections) {
-      try {
-        conn.send(frame);
-      } catch (error) {
-        this.connections.delete(conn);
-        this.report(error, "sending to a client");
-      }
-    }
+    const held = this.#held;
+    if (held) held.frames.push({ frame, to: [...this.connections].filter((conn) => !held.joining.has(conn)) });
+    else for (const conn of this.connections) this.#send(conn, frame);
     return seq;
   }
 
@@ -354,6 +377,15 @@ export class SessionCore {
     const added = this.#countedUsage ? usageBeyond(now, this.#countedUsage) : now;
     this.#countedUsage = addUsage(this.#countedUsage, added);
     this.options.counts?.usage(added);
+  }
+
+  #send(conn: Connection, frame: string): void {
+    try {
+      conn.send(frame);
+    } catch (error) {
+      this.connections.delete(conn);
+      this.report(error, "sending to a client");
+    }
   }
 
   #snapshot(): SessionSnapshot {

@@ -77,6 +77,9 @@ export function submitPrompt(core: SessionCore, prompt: string): void {
   ];
   if (state.error) ops.push({ type: "set", path: ["error"], value: "" });
   if (state.rewindPreview) ops.push({ type: "set", path: ["rewindPreview"], value: null });
+  // Shown once stored (startRun's urgent flush): a host killed before then leaves no client having
+  // seen a prompt the next one does not have.
+  core.holdSends();
   core.commit(ops);
   core.marks[user.id] = core.transcript.length;
   startRun(core, prompt, user.id, assistant.id);

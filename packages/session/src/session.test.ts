@@ -316,6 +316,8 @@ test("a session closed and restored holds the same state, seq and transcript, an
   const back = recorder({ state: client.state!, seq: client.seq });
   again.connect(back, client.seq);
   again.receive(back, commandsFrame({ type: "submit", prompt: "more" }));
+  // The prompt is shown once stored.
+  await until(() => back.seq > client.seq);
   assert.equal(back.seq, client.seq + 1, "seq goes on where it was");
   const late = recorder({ state: stateAt(client, 2), seq: 2 });
   again.connect(late, 2);
@@ -518,5 +520,35 @@ test("the write that holds a query back carries the prompt and the run record, n
   assert.deepEqual(writes, [{ snapshot: false, batches: 1, run: second.requestId }], "stored before the query went out");
   await until(() => writes.some((w) => w.snapshot));
   second.emit({ type: "run.completed" });
+  await until(() => !session.busy);
+});
+
+test("a submitted prompt reaches clients only once the store has it; a client that connects meanwhile gets it once, after", async () => {
+  const held = Promise.withResolvers<void>();
+  const inner = memoryStore();
+  const writes: string[] = [];
+  const store: SessionStore = {
+    ...inner,
+    async write(batches, snapshot, options) {
+      if (options?.urgent) await held.promise;
+      await inner.write(batches, snapshot, options);
+      writes.push(batches.map((b) => b.operations).join());
+    },
+  };
+  const { runner, session, client } = await setup({ store });
+  session.receive(client, commandsFrame({ type: "submit", prompt: "keep me" }));
+  const seen = client.seq;
+  await new Promise((r) => setTimeout(r, 20));
+  assert.ok(!JSON.stringify(client.state).includes("keep me"), "not shown before it is stored");
+  const late = recorder();
+  session.connect(late);
+  assert.equal(late.frames.length, 0, "a client connecting meanwhile is caught up once it is stored");
+  held.resolve();
+  await until(() => client.seq > seen && late.frames.length > 0);
+  assert.ok(writes.some((w) => w.includes("keep me")), "stored first");
+  assert.equal(client.state!.messages[0].content, "keep me");
+  assert.deepEqual(late.state, client.state);
+  assert.equal(late.seq, client.seq);
+  (await runner.nextRun()).emit({ type: "run.completed" });
   await until(() => !session.busy);
 });

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { idle, startHarness, type Harness } from "./e2e-commands-support.ts";
@@ -200,6 +201,46 @@ test("a submitted prompt a client has seen is stored already, so a server killed
     const back = await h.connect("seen-is-stored");
     assert.ok(back.state!.messages.some((m) => m.content === prompt), "the last prompt shown is there after the restart");
     await back.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test("a steer the run ended without reading while the server was killed goes on as the next prompt after the restart, once", async () => {
+  const h = await startHarness();
+  try {
+    // A Stop hook runs after the loop last looked for steers: a steer sent meanwhile arrives as the
+    // run is ending, and the model never reads it.
+    const workspace = h.workspace("alice", "steer-unread");
+    const stopping = join(workspace, "..", "steer-unread.stopping");
+    mkdirSync(join(workspace, ".claude"), { recursive: true });
+    writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `touch ${stopping}; sleep 2` }] }] } }));
+    h.fake.push({ text: "Done before reading it." }, { text: "Tabs it is." });
+    const client = await h.connect("steer-unread");
+    const before = h.fake.requests.length;
+    client.send({ type: "submit", prompt: "format the code" });
+    await waitFor(() => existsSync(stopping), "the Stop hook to run", { timeoutMs: 30_000 });
+    client.send({ type: "steer", message: "use tabs, not spaces" });
+    // Ample time for the steer to reach the runner, well within the hook's two seconds.
+    await new Promise((r) => setTimeout(r, 300));
+    await killAndRestart(h, client, () => {});
+
+    const back = await h.connect("steer-unread");
+    const users = (s: { messages: { role: string; content: string }[] }) => s.messages.filter((m) => m.role === "user").map((m) => m.content);
+    await back.waitForState((s) => idle(s) && users(s).length === 2, 30_000, "the steer's run to finish");
+    assert.deepEqual(users(back.state!), ["format the code", "use tabs, not spaces"]);
+    assert.equal(back.state!.messages.at(-1)!.content, "Tabs it is.");
+    assert.equal(h.fake.requests.length, before + 2);
+    assert.match(JSON.stringify(h.fake.requests[before + 1].body.messages), /use tabs, not spaces/);
+
+    // Killed again, the next server does not send it on a second time.
+    await killAndRestart(h, back, () => {});
+    const third = await h.connect("steer-unread");
+    await third.waitForState(idle, 30_000, "the session after a second restart");
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(users(third.state!), ["format the code", "use tabs, not spaces"]);
+    assert.equal(h.fake.requests.length, before + 2, "no run started again");
+    await third.close();
   } finally {
     await h.close();
   }

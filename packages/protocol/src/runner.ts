@@ -247,6 +247,10 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     model: z.string().optional(),
     /** What the conversation has spent, this run included (for the next query's `spentBefore`). */
     spent: ConversationSpentSchema.optional(),
+    /** Steer messages the run took but ended without passing to the model, in order (each also told
+     * in a notice): the session sends them on as the next prompt, also one that re-attached to the
+     * run after a restart and never heard of them. */
+    unreadSteers: z.array(z.string()).optional(),
   }),
   /** A model call finished: what it used (priced when the price is known). One per call, sent as
    * it ends, the main agent's and each sub-agent's (with its `agentId`) alike, so that a session

@@ -204,6 +204,8 @@ test("a steer message that arrives as the run ends is reported, not silently los
   const notice = rest.find((e) => e.type === "notice");
   assert.ok(notice?.type === "notice" && notice.level === "warning");
   assert.match(notice.message, /did not reach the model: also do X/);
+  const end = rest.at(-1);
+  assert.deepEqual(end?.type === "run.completed" && end.unreadSteers, ["also do X"], "the run's end names it, for a server that never heard of it");
 });
 
 test("keep-running: the run outlives its request, and re-attaching after event 3 gets exactly events 4..n", async (t) => {

@@ -111,12 +111,13 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
   } catch (err) {
     outcome = { ok: false, message: errorText(err) };
   }
-  for (const message of run.steering.take()) {
+  const unread = run.steering.take();
+  for (const message of unread) {
     emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));
   }
   finished = true;
   try {
-    const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true);
+    const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true, unread);
     run.log.append(last.whole, last.added);
   } catch (error) {
     // The stream still ends with a last event, saying what went wrong (a transcript that cannot be

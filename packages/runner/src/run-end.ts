@@ -13,8 +13,9 @@ export type LastEvent = {
   added?: RunnerEventPayload;
 };
 
-export function lastEvent(outcome: RunOutcome, history: RunHistory, slot: TranscriptSlot, wantsAdded: boolean): LastEvent {
+export function lastEvent(outcome: RunOutcome, history: RunHistory, slot: TranscriptSlot, wantsAdded: boolean, unreadSteers: readonly string[] = []): LastEvent {
   const whole = outcomeEvent(outcome);
+  if (whole.type === "run.completed" && unreadSteers.length > 0) whole.unreadSteers = [...unreadSteers];
   const transcript = outcome.transcript;
   if (!transcript) return { whole };
   const from = history.messages.length;

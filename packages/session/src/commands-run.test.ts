@@ -150,7 +150,8 @@ test("a steer the run ended without delivering becomes the next run", async () =
   run.emit({ type: "run.started", requestId: "r1" });
   session.receive(client, commandsFrame({ type: "steer", message: "and then this" }));
   await until(() => runner.controls.length === 1);
-  run.emit({ type: "assistant.delta", text: "done" }, { type: "run.completed" });
+  // The runner names it too: it goes on once.
+  run.emit({ type: "assistant.delta", text: "done" }, { type: "run.completed", unreadSteers: ["and then this"] });
   const next = await runner.nextRun();
   assert.equal(next.body.prompt, "and then this");
   assert.deepEqual(client.state!.messages.map((m) => [m.role, m.content]), [["user", "one"], ["assistant", "done"], ["user", "and then this"], ["assistant", ""]]);

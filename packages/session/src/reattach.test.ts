@@ -86,6 +86,19 @@ test("a run that ended while the host was down is finished from its remaining ev
   assert.deepEqual(restored.transcript, transcript);
 });
 
+test("a steer sent before the crash that the run ended without reading goes on as the next prompt of the restored session", { timeout: 10_000 }, async () => {
+  const { runner, run, inner } = await crashedMidRun("done", "q");
+  run.emit({ type: "run.completed", unreadSteers: ["and then this"] });
+
+  const restored = await restore(runner, inner);
+  // The crashed session, still in memory, heard the end too: two queries, one each.
+  const queries = [await runner.nextRun(), await runner.nextRun()];
+  assert.deepEqual(queries.map((q) => q.body.prompt), ["and then this", "and then this"]);
+  assert.deepEqual(restored.snapshot().state.messages.map((m) => [m.role, m.content]), [["user", "q"], ["assistant", "done"], ["user", "and then this"], ["assistant", ""]]);
+  for (const query of queries) query.emit({ type: "run.completed" });
+  await until(() => !restored.busy);
+});
+
 test("when the runner is gone the restored run is written down as interrupted", async () => {
   const { runner, inner } = await crashedMidRun("half", "q");
   runner.gone = true;

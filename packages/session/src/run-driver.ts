@@ -336,8 +336,13 @@ function finish(core: SessionCore, run: RunState, event: RunEndEvent): void {
   // the host starts no run now (it is stopping). Those, and a failed run's, are dropped, and their
   // senders told so before the state says the run ended.
   const completed = event.type === "run.completed";
-  const refusal = completed && run.steers.length > 0 ? core.options.refusesRuns?.() : undefined;
-  const next = completed && refusal === undefined ? run.steers.splice(0).map((steer) => steer.text) : [];
+  // The runner names the steers it did not pass on: those sent to this run before a restart, which
+  // this session never heard of, go next as well (the run's end and the prompt are stored in one
+  // write, so a host killed again sends them on once more only if it never stored this one).
+  const ours = run.steers.map((steer) => steer.text);
+  const theirs = completed ? (event.unreadSteers ?? []).filter((text) => !ours.includes(text)) : [];
+  const refusal = completed && ours.length + theirs.length > 0 ? core.options.refusesRuns?.() : undefined;
+  const next = completed && refusal === undefined ? [...run.steers.splice(0).map((steer) => steer.text), ...theirs] : [];
   if (!completed) dropSteers(run, "the run failed first");
   else if (refusal !== undefined) dropSteers(run, "the run ended before the model read it", refusal);
   const { operations } = translateEvent(core.state, run.cursor, event, core.newId);

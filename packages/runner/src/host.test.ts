@@ -23,12 +23,14 @@ test("two workspaces of one process run at the same time, each in its own direct
   const inA = collect(a.query({ prompt: "hold" }, { signal: holding.signal })).catch(() => []);
   await waitFor(async () => (await a.health()).busy, "workspace a to be busy");
   assert.equal((await b.health()).busy, false);
+  assert.equal((await createRunnerClient(url).health()).busy, true, "the process's own /health answers for all its runs");
   const events = await collect(b.query({ prompt: "go" }, { signal: never() }));
   assert.deepEqual(events.find((e) => e.type === "assistant.delta"), { type: "assistant.delta", seq: 2, text: `in ${join(dir, "b")}` });
   assert.equal(events.at(-1)?.type, "run.completed");
   await assert.rejects(collect(a.query({ prompt: "again" }, { signal: never() })), (err: unknown) => err instanceof RunnerHttpError && err.status === 409);
   holding.abort();
   await inA;
+  await waitFor(async () => !(await createRunnerClient(url).health()).busy, "the process to have no run");
 });
 
 test("opening is idempotent for the same workspace and refused for another; a closed workspace is gone", async (t) => {

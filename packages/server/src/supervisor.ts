@@ -59,7 +59,8 @@ export type SupervisorOptions = {
   adopt?: RunnerProcessInfo;
   /** The version of the runners this server starts (RunnerHealth.version). An adopted runner of
    * another one (the code before an upgrade) serves only the run it has in flight, followed to its
-   * end, and is then let go: its query body and events may be other than this server's. */
+   * end, and is then let go (its process stopped once no session has a run on it): its query body
+   * and events may be other than this server's. */
   runnerVersion?: string;
   /** Hears each change of the session's runner (undefined: none serves it), to record it. */
   onProcess?: (info: RunnerProcessInfo | undefined) => void;

@@ -318,7 +318,8 @@ export class SessionCore {
 
   flush(mode?: FlushMode): Promise<void> {
     const flushed = this.#persister.flush(mode);
-    if (this.#held) void flushed.then(() => this.#sendHeld());
+    // Sent also when the write failed: the clients are told it is not stored (see #storeFailed).
+    if (this.#held) void flushed.then(() => this.#sendHeld(), () => this.#sendHeld());
     return flushed;
   }
 

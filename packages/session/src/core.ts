@@ -243,7 +243,10 @@ export class SessionCore {
 
   sendError(conn: Connection, message: string, code: string, index?: number): void {
     this.options.counts?.refused(code);
-    conn.send(errorFrame(message, code, index));
+    const frame = errorFrame(message, code, index);
+    // After the batches held back (see holdSends): an error about a later command comes after them.
+    if (this.#held && !this.#held.joining.has(conn)) this.#held.frames.push({ frame, to: [conn] });
+    else conn.send(frame);
   }
 
   /** Applies `operations` as one batch: the next seq, the log, the store and every client. Runner
@@ -329,6 +332,7 @@ export class SessionCore {
 
   discard(): void {
     this.#staged = [];
+    this.#held = undefined;
     this.#persister.discard();
   }
 

@@ -75,6 +75,8 @@ test("bad frames and bad commands get error frames naming the problem; the state
   session.receive(client, JSON.stringify({ type: "hello" }));
   session.receive(client, commandsFrame({ type: "teleport" }, { type: "submit" }, { type: "submit", prompt: "works" }));
   session.receive(client, commandsFrame({ type: "submit", prompt: "x".repeat(1_100_000) }));
+  // The last comes after the prompt's batch, which reaches clients once stored.
+  await until(() => client.errors.length === 5);
   assert.deepEqual(
     client.errors.map((e) => [e.code, e.command]),
     [["bad_json", undefined], ["bad_frame", undefined], ["unknown_command", 0], ["bad_command", 1], ["frame_too_large", undefined]],

@@ -4,6 +4,7 @@
 // harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ModelMessage, ModelRequest } from "@harness/llm";
+import { secretValuesOf } from "@harness/llm/hidden-secrets";
 import { networkProblem } from "@harness/llm/proxy-env";
 import { releaseArguments } from "./commands/shell-syntax.ts";
 import { contextTokensOf } from "./compaction/context-window.ts";
@@ -30,7 +31,7 @@ import type { ReportCommand } from "./commands/expand.ts";
 import type { RunSetup } from "./harness/setup.ts";
 import { asksToThink } from "./harness/output-tokens.ts";
 import { buildRequest } from "./harness/request.ts";
-import { createAgentResources, resourceInternals, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
+import { createAgentResources, knowSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
 import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
 import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
@@ -50,8 +51,9 @@ export { DEFAULT_MAX_TURNS } from "./harness/run-context.ts";
 /** Runs one user prompt to completion. Never rejects: failures come back as stopReason "error" and
  * cancellation as "aborted", always with a transcript that can be sent back as the next history. */
 export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> {
-  const options = withQuietBeforeChanges(given);
-  const resources = options.resources ?? createAgentResources();
+  const resources = given.resources ?? createAgentResources();
+  knowSecrets(resources, secretValuesOf(given.env ?? process.env));
+  const options = withShownSecretsHidden(withQuietBeforeChanges(given), resources);
   const state = createRunState(options.history ?? [], options.emit);
   const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
   // MCP servers report connections and failures to whichever runs are listening.
@@ -75,6 +77,14 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
     if (!options.resources) await resources.dispose();
   }
   return result;
+}
+
+/** The options with an `emit` whose notices (a failed MCP server's stderr, a failed hook's command)
+ * hide the secrets the run knows, as its debug log does: they are stored with the conversation and
+ * sent to each of the user's clients. Sub-agents inherit it with the options. */
+function withShownSecretsHidden(options: RunAgentOptions, resources: AgentResources): RunAgentOptions {
+  const { emit } = options;
+  return { ...options, emit: (event) => emit(event.type === "notice" ? { ...event, message: shownText(resources, event.message) } : event) };
 }
 
 /** The options with a `beforeChanges` that never rejects (its failure does not stop the run), so
@@ -113,7 +123,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   state.model = picked.model;
   if (plan.kind === "help") return reply(state, plan.text);
   // Every report but /context answers before the model's credentials are needed.
-  if (plan.kind === "report" && plan.name !== "context") return reply(state, await reportText(plan.name, plan.args, { resources, setup, model: state.model, history: state.messages, env: withEnv.env ?? process.env }));
+  if (plan.kind === "report" && plan.name !== "context") return reply(state, shownText(resources, await reportText(plan.name, plan.args, { resources, setup, model: state.model, history: state.messages, env: withEnv.env ?? process.env })));
   // A run that fails before its command's `!` commands run keeps its text with the arguments released.
   const failed = plan.kind === "send" ? () => withPrompt(state, releaseArguments(plan.text)) : plan.kind === "mcp-prompt" ? () => withPrompt(state, given.prompt) : () => state;
   if (signal.aborted) return finish(failed(), "aborted");

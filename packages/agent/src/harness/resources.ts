@@ -2,6 +2,8 @@
 // the MCP servers, and what the runs have spent. A long-lived host creates it once per conversation and passes it to every
 // run, so that servers and shells are not restarted for each prompt.
 import { randomUUID } from "node:crypto";
+import { hideInDebugLog } from "@harness/llm/debug-log";
+import { secretHiding, type SecretHiding } from "@harness/llm/hidden-secrets";
 import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
@@ -57,6 +59,9 @@ export type ResourceInternals = {
   spent: ConversationSpend;
   /** A run has used these resources: what it was told the conversation spent before is counted. */
   spentSeeded: boolean;
+  /** What the conversation's runs show (their notices and reports) hides, as a log does: the
+   * secrets they learn (knowSecrets) and those in a shape that says so. */
+  shown: SecretHiding;
 };
 
 /** The usage and cost of a conversation's runs (their sub-agents' included), their model calls and
@@ -79,6 +84,7 @@ export function createAgentResources(options: AgentResourcesOptions = {}): Agent
     onceHooks: new Set(),
     spent: { usage: emptyUsage(), calls: 0, apiMs: 0, startedAt: Date.now() },
     spentSeeded: false,
+    shown: secretHiding(),
   };
   let disposing: Promise<void> | undefined;
   const resources: AgentResources = {
@@ -139,6 +145,20 @@ export function mcpManagerFor(
   }, inner.lifetime.signal);
   inner.mcp.set(key, started);
   return started;
+}
+
+/** Learns secrets known by value as a run finds them (its environment's, its settings' env, an MCP
+ * server's env and headers): what the conversation's runs show hides them from then on, and so
+ * does the debug log. */
+export function knowSecrets(resources: AgentResources, values: Iterable<string | undefined>): void {
+  const known = [...values];
+  resourceInternals(resources).shown.know(known);
+  hideInDebugLog(known);
+}
+
+/** `text` as a run may show it (a notice, a report): see ResourceInternals.shown. */
+export function shownText(resources: AgentResources, text: string): string {
+  return resourceInternals(resources).shown.hide(text);
 }
 
 /** An async hook's report: its messages to the runs listening now (else kept for the next run's

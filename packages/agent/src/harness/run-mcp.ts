@@ -3,6 +3,7 @@
 import { fetchKeyOf } from "@harness/llm/http-fetch";
 import { mcpOAuthFile } from "../mcp/oauth-store.ts";
 import type { McpRunServerConfig } from "../mcp/config.ts";
+import { serverSecrets } from "../mcp/debug-lines.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { mcpPolicyBlocks } from "../mcp/policy.ts";
@@ -13,7 +14,7 @@ import type { RunAgentOptions } from "../types.ts";
 import { untilAborted } from "./abortable.ts";
 import type { RunInventory } from "./run-inventory.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
-import { mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
+import { knowSecrets, mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
 
 export type McpWhere = {
   projectRoot: string;
@@ -80,6 +81,8 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
     ...(o.strict && { strict: true }),
     ...(o.agent && { agent: o.agent }),
   });
+  // Their command lines and stderr are in what the run shows (a failure's notice, /mcp).
+  knowSecrets(resources, config.servers.flatMap(serverSecrets));
   for (const d of config.diagnostics) notice("warning", describeDiagnostic(d));
   const listed = o.inventory;
   const projectMcp = `${o.projectRoot}/.mcp.json`;

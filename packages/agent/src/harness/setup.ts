@@ -41,7 +41,7 @@ import { untilAborted } from "./abortable.ts";
 import { addedConfigDirs, readsAddedDirsMemory } from "./added-dirs.ts";
 import { loadRunSettings, runPlace, startBypass } from "./run-settings.ts";
 import type { SubagentMcpSetup } from "./subagent-mcp.ts";
-import { resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
+import { knowSecrets, resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
 import { emptyInventory, type RunInventory } from "./run-inventory.ts";
@@ -49,7 +49,6 @@ import { holdHolderHooks, hooksRestriction, settingsHooks } from "./setup-hooks.
 import { awsCommandsOf } from "./aws-commands.ts";
 import { environmentOf, harnessEnvOf } from "./harness-env.ts";
 import type { AwsCommands } from "@harness/llm";
-import { hideInDebugLog } from "@harness/llm/debug-log";
 import { secretValuesOf } from "@harness/llm/hidden-secrets";
 
 export { DEFAULT_MANAGED_SETTINGS_PATH };
@@ -181,8 +180,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   report(pluginDiagnostics);
   const settings = loadedSettings.settings;
   const childEnv = environmentOf(options.env ?? process.env, settings.env);
-  // The settings' env is the run's: its secrets are hidden in the debug log as the process's are.
-  if (settings.env !== undefined) hideInDebugLog(secretValuesOf(settings.env));
+  // The settings' env is the run's: its secrets are hidden in what it shows and logs as the process's are.
+  if (settings.env !== undefined) knowSecrets(resources, secretValuesOf(settings.env));
   const harnessEnv = settings.env === undefined ? undefined : harnessEnvOf(options.env ?? process.env, loadedSettings.sources);
   const hooksRestricted = hooksRestriction(loadedSettings);
   const hookPolicy = httpHookPolicyOf(loadedSettings.sources.map((source) => ({ path: source.path, fromRepository: comesWithRepository(source.scope), settings: source.settings })));

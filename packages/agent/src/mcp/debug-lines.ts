@@ -14,13 +14,17 @@ function reached(config: McpRunServerConfig): string {
   return `${config.type} ${publicUrl(config.url)}`;
 }
 
+/** The secrets of server `config` known by value: those of its env or headers (configuredSecrets). */
+export function serverSecrets(config: McpRunServerConfig): string[] {
+  if (config.type === "sdk") return [];
+  return config.type === "stdio" ? configuredSecrets(config.env, "env") : configuredSecrets(config.headers, "headers");
+}
+
 /** One line about server `config` ("starting" first); `what` is built only when the log shows MCP
  * lines. A remote server's URL in it (an error quotes it) is said as `reached` says it. */
 export function mcpDebug(config: McpRunServerConfig, what: "starting" | ((name: string) => string)): void {
   // Learnt whatever the filter, for a hook's line may quote them too.
-  if (what === "starting" && config.type !== "sdk") {
-    hideInDebugLog(config.type === "stdio" ? configuredSecrets(config.env, "env") : configuredSecrets(config.headers, "headers"));
-  }
+  if (what === "starting") hideInDebugLog(serverSecrets(config));
   if (!debugOn("mcp")) return;
   if (what === "starting") return debugLog("mcp", `server ${config.name} starting: ${reached(config)}`);
   const line = what(config.name);

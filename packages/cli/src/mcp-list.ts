@@ -7,6 +7,8 @@ import { setDebugHow } from "@harness/llm/debug-log";
 import { mcpOAuthFile } from "@harness/agent/mcp-oauth";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
+import { serverSecrets } from "@harness/agent/mcp-server-secrets";
+import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 import type { CliIO } from "./cli.ts";
 import { serversByScope, shown } from "./mcp-command.ts";
 import type { McpPlace } from "./mcp-files.ts";
@@ -76,7 +78,10 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
     const what = isJsonObject(entry) ? (typeof entry.url === "string" ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map((a) => shown(String(a))).join(" ")) : "";
     out.push(`${name} (project): ${what} - not started: ${notStarted(reason, place)}`);
   }
-  io.stdout.write(out.length ? `${out.join("\n")}\n` : "No MCP servers are configured. Add one with: harness mcp add NAME -- COMMAND [ARGS…]\n");
+  // A server's command line and stderr may carry its secrets, and those of the environment it is
+  // given: the list hides them as a run's report does.
+  const { hide } = secretHiding([...secretValuesOf(serverEnv), ...config.servers.flatMap(serverSecrets)]);
+  io.stdout.write(out.length ? `${hide(out.join("\n"))}\n` : "No MCP servers are configured. Add one with: harness mcp add NAME -- COMMAND [ARGS…]\n");
   return 0;
 }
 

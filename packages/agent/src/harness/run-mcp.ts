@@ -3,7 +3,7 @@
 import { fetchKeyOf } from "@harness/llm/http-fetch";
 import { mcpOAuthFile } from "../mcp/oauth-store.ts";
 import type { McpRunServerConfig } from "../mcp/config.ts";
-import { serverSecrets } from "../mcp/debug-lines.ts";
+import { serverSecrets } from "../mcp/server-secrets.ts";
 import { loadMcpConfig } from "../mcp/load-config.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { mcpPolicyBlocks } from "../mcp/policy.ts";

@@ -3,21 +3,15 @@
 // (server-stderr.ts), as the server wrote it. The values of its env and headers are hidden from
 // then on wherever they are (its command line, its stderr, an error that quotes them).
 import { debugLog, debugOn, hideInDebugLog } from "@harness/llm/debug-log";
-import { configuredSecrets } from "@harness/llm/hidden-secrets";
 import type { McpRunServerConfig } from "./config.ts";
 import { publicUrl, withPublicUrl } from "./public-url.ts";
+import { serverSecrets } from "./server-secrets.ts";
 
 /** The server's command line, URL (see publicUrl), or "served by the program driving the run". */
 function reached(config: McpRunServerConfig): string {
   if (config.type === "stdio") return [config.command, ...config.args].join(" ");
   if (config.type === "sdk") return "served by the program driving the run";
   return `${config.type} ${publicUrl(config.url)}`;
-}
-
-/** The secrets of server `config` known by value: those of its env or headers (configuredSecrets). */
-export function serverSecrets(config: McpRunServerConfig): string[] {
-  if (config.type === "sdk") return [];
-  return config.type === "stdio" ? configuredSecrets(config.env, "env") : configuredSecrets(config.headers, "headers");
 }
 
 /** One line about server `config` ("starting" first); `what` is built only when the log shows MCP

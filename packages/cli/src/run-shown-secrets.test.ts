@@ -68,3 +68,18 @@ test("harness mcp list shows each server's command line and a failed one's stder
   assert.match(stdout, /credential: \*\*\*/);
   assert.match(stdout, /^remote /m);
 });
+
+test("the notices of a sub-agent's own MCP servers that fail show none of their secrets", async (t) => {
+  const task = { toolUses: [{ name: "Task", input: { description: "Do it", prompt: "Do the task.", subagent_type: "leaker" } }] };
+  const fake = await withFake(t, startFakeAnthropic({ replies: [task, { text: "Sub done." }, { text: "All done." }] }));
+  const dir = tempDir(t);
+  const { leaky, remote } = secretMcpServers(dir);
+  mkdirSync(join(dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "agents", "leaker.md"), `---\nname: leaker\ndescription: Leaks\nmcpServers: [{"leaky": ${JSON.stringify(leaky)}}, {"remote": ${JSON.stringify(remote)}}]\n---\nYou leak.\n`);
+  const env = { ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: fake.url };
+  const { code, stdout, stderr } = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-6", "--", "go"], env).result;
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stdout + stderr, /s3cret/, "no secret");
+  assert.match(stderr, /leaky/);
+  assert.match(stderr, /credential: \*\*\*/);
+});

@@ -277,6 +277,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...subagentMcpRefusal(options, mcpRules),
     runServers: mcp?.status().map((server) => server.name) ?? [],
     runResources: mcp?.resourceConnections ?? (() => []),
+    knowSecrets: (values) => knowSecrets(resources, values),
   };
   return {
     loaded: true,

@@ -10,6 +10,7 @@ import type { McpConnection } from "../mcp/connection.ts";
 import { parseServerEntry, type McpServerConfig } from "../mcp/config.ts";
 import { startMcp } from "../mcp/manager.ts";
 import { mcpToolName } from "../mcp/names.ts";
+import { serverSecrets } from "../mcp/server-secrets.ts";
 import { mcpStartBlocked, type McpStartRules } from "../mcp/start-rules.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import type { Tool } from "../types.ts";
@@ -31,6 +32,8 @@ export type SubagentMcpSetup = {
   runServers: readonly string[];
   /** The run's servers that have resources, now. */
   runResources: () => readonly McpConnection[];
+  /** Learns the secrets of a server started here, which what the run shows and logs hides (resources.ts). */
+  knowSecrets: (values: readonly string[]) => void;
 };
 
 export type SubagentMcp = { tools: Tool[]; close(): Promise<void> };
@@ -61,6 +64,7 @@ export async function subagentMcp(
     named.push(...tools);
   }
   const servers = setup ? ownServers(agent, where, setup, notice) : [];
+  setup?.knowSecrets(servers.flatMap(serverSecrets));
   const manager =
     servers.length > 0 && !signal.aborted && setup
       ? await startMcp(

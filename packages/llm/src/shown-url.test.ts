@@ -21,3 +21,9 @@ test("the URLs in a text that carry credentials or a query are shown without the
   assert.equal(withShownURLs("mcp-remote https://bob@mcp.example.com/sse"), "mcp-remote https://***@mcp.example.com/sse");
   assert.equal(withShownURLs("no URL here: user@host, a?b"), "no URL here: user@host, a?b");
 });
+
+test("a URL shown already (its credentials and query hidden, or an http hook's label) stays as it is", () => {
+  const shown = "a hook https://hooks.example.com/services/…?… and a server https://***@host:9/x?*** failed";
+  assert.equal(withShownURLs(shown), shown);
+  assert.equal(withShownURLs(withShownURLs("curl https://u:pw@host/x?t=1")), "curl https://***@host/x?***");
+});

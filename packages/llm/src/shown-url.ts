@@ -27,8 +27,12 @@ export function shownURL(url: string): string {
  * backslash (a quote escaped in JSON) or an angle bracket. */
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>\\]+/gi;
 
+/** A URL shown already: its credentials, if any, and its query hidden ("***", or "…" as an http
+ * hook's label has it). Shown again, its "…" would read as a query and its path be escaped. */
+const SHOWN_ALREADY = /^[^:]+:\/\/(?:\*\*\*@)?[^/?#@]*(?:\/[^?#]*)?(?:\?(?:\*\*\*|…))?$/;
+
 /** `text` with each URL in it that carries a user, password or query string shown as shownURL
- * shows it; the other URLs, and the rest of the text, as they are. */
+ * shows it; the other URLs (those shown already among them), and the rest of the text, as they are. */
 export function withShownURLs(text: string): string {
-  return text.replace(URL_IN_TEXT, (url) => (/^[^:]+:\/\/[^/?#]*@/.test(url) || url.includes("?") ? shownURL(url) : url));
+  return text.replace(URL_IN_TEXT, (url) => ((/^[^:]+:\/\/[^/?#]*@/.test(url) || url.includes("?")) && !SHOWN_ALREADY.test(url) ? shownURL(url) : url));
 }

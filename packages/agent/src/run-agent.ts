@@ -70,6 +70,8 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
     listeners.delete(notice);
     countInConversation(resources, state);
   }
+  // Its error may quote a command of the settings and its stderr (an apiKeyHelper's): shown as notices are.
+  if (result.errorMessage !== undefined) result.errorMessage = shownText(resources, result.errorMessage);
   result.spent = spentSoFar(resources);
   try {
     await Promise.allSettled(state.background);

@@ -83,3 +83,15 @@ test("the notices of a sub-agent's own MCP servers that fail show none of their 
   assert.match(stderr, /leaky/);
   assert.match(stderr, /credential: \*\*\*/);
 });
+
+test("a run that fails as its apiKeyHelper does says so without the secrets of the helper's command and stderr", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "unused" }] }));
+  const dir = tempDir(t);
+  const apiKeyHelper = `printf 'vault refused %s\\n' "$MY_SERVICE_TOKEN" >&2; exit 1 # --token=helpertoken-s3cret-12 --vault prod`;
+  const settings = JSON.stringify({ env: SECRET_SETTINGS_ENV, apiKeyHelper });
+  const env = { HOME: dir, ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: fake.url };
+  const { code, stdout, stderr } = await harness(["run", "--model", "claude-sonnet-4-6", "--settings", settings, "--", "hi"], env, { cwd: dir }).result;
+  assert.notEqual(code, 0);
+  assert.doesNotMatch(stdout + stderr, /s3cret/, "no secret");
+  assert.match(stderr, /apiKeyHelper \(printf .* --token=\*\*\* --vault prod\) .*vault refused \*\*\*/);
+});

@@ -8,6 +8,7 @@ test("a flag's value that is a key, token, secret or password is hidden, its nam
   assert.equal(secretShapesHidden("mcp-github --token=ghp_abcdef --verbose"), "mcp-github --token=*** --verbose");
   assert.equal(secretShapesHidden("db --password hunter2 --client-secret=\"s3cr3t value\""), 'db --password *** --client-secret="***"');
   assert.equal(secretShapesHidden(JSON.stringify("tool --access-token 'abc123'")), JSON.stringify("tool --access-token '***'"));
+  assert.equal(secretShapesHidden("apiKeyHelper (get-key --token=abc123) failed; [--password=pw9, next]"), "apiKeyHelper (get-key --token=***) failed; [--password=***, next]");
 });
 
 test("a header's secret is hidden, the header's name and the scheme kept", () => {

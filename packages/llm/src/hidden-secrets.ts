@@ -46,8 +46,9 @@ const PATH_LIKE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\)[^\s]*$/;
 const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*(?:\/[^?#\s]*)?$/i;
 
 /** A value after a flag or a header's name: quoted (in a JSON string too: \"…\") or bare, up to
- * white space, a quote or a backslash. */
-const VALUE = String.raw`(\\"(?:[^"\\\n]|\\[^"])+\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\\-][^\s"'\\]*)`;
+ * white space, a quote, a backslash or a closing bracket, comma or semicolon (`(--token=X)` keeps
+ * its bracket: tokens do not hold those). */
+const VALUE = String.raw`(\\"(?:[^"\\\n]|\\[^"])+\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\\\-)\]},;][^\s"'\\)\]},;]*)`;
 
 /** `--api-key X`, `--apikey X`, `--token=X`, `--client-secret X`, `--password=X` (the word whole:
  * `--monkey` is not one). A number after it (`--max-token 100`) is a count, not a secret. */

@@ -20,7 +20,7 @@ test("--http serves Streamable HTTP, prints its URL, and stops on SIGTERM", asyn
     const client = new Client({ name: "test", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["add", "dummy_1", "dummy_2", "dummy_3", "echo", "fail", "image", "permission_prompt", "pid", "slow", "stats"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["add", "dummy_1", "dummy_2", "dummy_3", "echo", "fail", "image", "permission_prompt", "pid", "progress", "slow", "stats"]);
     const result = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
     assert.deepEqual(result.content, [{ type: "text", text: "3" }]);
     await client.close();

@@ -1,5 +1,6 @@
 // The tools of the MCP test server, on a real McpServer from the MCP SDK, so that clients are
 // tested against the protocol as real servers speak it.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -95,6 +96,26 @@ export function createMcpTestServer(options: McpTestServerOptions, state: McpTes
   );
 
   server.registerTool(
+    "progress",
+    {
+      description:
+        "Reports progress `steps` times (`[i/steps] step i`, no total with `noTotal`), then answers. With `gate` (a file path), waits after the last report until that file exists. Stops early when cancelled.",
+      inputSchema: { steps: z.number().int().min(1), gate: z.string().optional(), noTotal: z.boolean().optional() },
+    },
+    async ({ steps, gate, noTotal }, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let step = 1; step <= steps; step++) {
+        if (token !== undefined) {
+          const params = { progressToken: token, progress: step, ...(!noTotal && { total: steps }), message: `step ${step}` };
+          await extra.sendNotification({ method: "notifications/progress", params });
+        }
+      }
+      if (gate && (await untilFileExists(gate, extra.signal))) return { content: [{ type: "text", text: "cancelled" }], isError: true };
+      return { content: [{ type: "text", text: `done after ${steps} steps${token === undefined ? " (no progress token)" : ""}` }] };
+    },
+  );
+
+  server.registerTool(
     "image",
     {
       description: "Returns a small PNG image and a caption, or the image in `file` (of type `mimeType`) as it is.",
@@ -176,5 +197,23 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
       resolve(false);
     }, ms);
     signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Resolves once `file` exists (false) or `signal` fires (true). */
+function untilFileExists(file: string, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (signal.aborted) return done(true);
+      if (existsSync(file)) done(false);
+    };
+    const timer = setInterval(check, 20);
+    const done = (cancelled: boolean) => {
+      clearInterval(timer);
+      signal.removeEventListener("abort", check);
+      resolve(cancelled);
+    };
+    signal.addEventListener("abort", check);
+    check();
   });
 }

@@ -7,6 +7,7 @@ import { withRequestSignal } from "./request-signal.ts";
 import { fitOutputImages } from "../tools/fit-image.ts";
 import { limitsOf } from "../tools/state.ts";
 import { convertToolResult } from "./tool-result.ts";
+import { progressLines } from "./progress-lines.ts";
 
 /** Longest tool description passed on; some servers ship whole manuals. */
 export const MAX_MCP_DESCRIPTION_CHARS = 2_048;
@@ -31,14 +32,22 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
     inputSchema: modelInputSchema(info.inputSchema),
     async execute(args, ctx): Promise<ToolOutput> {
       if (connection.state !== "connected") return { content: notConnectedMessage(connection), isError: true };
+      const lines = progressLines();
       try {
         const result = await withRequestSignal(ctx.signal, (signal) =>
           connection.client.request({ method: "tools/call", params: { name: info.name, arguments: args as Record<string, unknown> } }, anyCallResult, {
             signal,
             timeout: callTimeoutMs,
-            // The server reports progress only to a call that asks for it (the SDK asks when there
-            // is a handler); each report restarts MCP_TOOL_TIMEOUT.
-            onprogress: () => {},
+            // The server reports progress only to a call that asks for it (the SDK gives the call a
+            // progressToken when there is a handler, and drops reports for tokens it did not give).
+            // Each report is a line of the call's live output, gathered and capped as Bash's is.
+            onprogress: (params) => {
+              const line = lines(params);
+              if (line) ctx.progress?.(line);
+            },
+            // Each report restarts MCP_TOOL_TIMEOUT, so that a long call that keeps reporting is
+            // not cut. There is deliberately no limit on the call's whole time (the SDK's
+            // maxTotalTimeout): no setting asks for one, and the user can always cancel the run.
             resetTimeoutOnProgress: true,
           }),
         );

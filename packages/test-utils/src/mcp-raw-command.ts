@@ -12,7 +12,9 @@ export type McpRawServerScript = {
   /** The result of a tools/call by tool name: sent as it is; "hang" sends none; `textBytes`
    * sends one text item of that many characters; `progressCount` and `progressEveryMs` answer
    * after that many steps, that far apart, each reported with notifications/progress when the
-   * call has a progressToken; `changeTools` becomes the tool list, and the server says so with
+   * call has a progressToken; `progressReports` are sent as the params of notifications/progress,
+   * each with the call's progressToken unless it has its own, before the answer (sent
+   * `answerAfterMs` later, when set); `changeTools` becomes the tool list, and the server says so with
    * notifications/tools/list_changed (and answers the call once the tools are listed anew, or after a second). Default: a text naming the tool. */
   results?: Record<string, Record<string, unknown> | "hang">;
   /** Every message received is appended here, one line each. */

@@ -69,6 +69,16 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
         }, result.progressEveryMs);
         return;
       }
+      if (Array.isArray(result?.progressReports)) {
+        // Sent as they are, each with the call's progressToken unless it names its own.
+        for (const report of result.progressReports as Record<string, unknown>[]) {
+          send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, ...report } });
+        }
+        const reported = () => answer({ content: [{ type: "text", text: `reported ${(result.progressReports as unknown[]).length} times` }] });
+        if (typeof result.answerAfterMs === "number") setTimeout(reported, result.answerAfterMs);
+        else reported();
+        return;
+      }
       if (typeof result?.textBytes === "number") return answer({ content: [{ type: "text", text: "x".repeat(result.textBytes) }] });
       return answer(result ?? { content: [{ type: "text", text: `called ${name}` }] });
     }

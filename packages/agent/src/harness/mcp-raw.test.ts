@@ -161,6 +161,47 @@ test("a call that reports progress is not cut off by MCP_TOOL_TIMEOUT while it d
   assert.equal(build.content, "done after 8 steps");
 });
 
+test("a call that reports nothing is cut off by MCP_TOOL_TIMEOUT", async (t) => {
+  const project = await tempProject(t);
+  await withRawServer(project, { tools: [{ name: "build", inputSchema: { type: "object" } }], results: { build: "hang" } });
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_build", name: "mcp__raw__build", input: {} }] }, { text: "Done." }], {
+    permissionMode: "bypassPermissions",
+    env: { ...process.env, MCP_TOOL_TIMEOUT: "600" },
+  });
+
+  const [build] = resultsIn(provider.requests[1].messages.at(-1));
+  assert.equal(build.is_error, true);
+  assert.match(String(build.content), /^MCP tool build of server raw failed: .*timed out/i);
+});
+
+test("a call's progress reports are lines of its live output: reports for tokens it was not given are ignored, bad values left out or clipped", async (t) => {
+  const project = await tempProject(t);
+  const progressReports = [
+    { progressToken: "not-given", progress: 1, message: "stray" },
+    { progressToken: 987654, progress: 1, message: "stray too" },
+    { progress: "3", message: "a progress that is not a number" },
+    { progress: 1, total: 10, message: "fine" },
+    { progress: 1, total: 10, message: "fine" },
+    { progress: -1, message: "negative" },
+    { progress: 12, total: 10, message: "past the total" },
+    { progress: 5, message: `${"x".repeat(200_000)}` },
+    { progress: 6 },
+  ];
+  // Answered once the reports had time to stream (100 ms apart at most): what is still pending
+  // when the result comes is dropped, as a Bash command's last output is.
+  await withRawServer(project, { tools: [{ name: "build", inputSchema: { type: "object" } }], results: { build: { progressReports, answerAfterMs: 500 } } });
+  const { provider, events } = await runInProject(project, [{ toolCalls: [{ id: "toolu_build", name: "mcp__raw__build", input: {} }] }, { text: "Done." }], {
+    permissionMode: "bypassPermissions",
+  });
+
+  const streamed = events.flatMap((e) => (e.type === "tool.output" && e.toolUseId === "toolu_build" ? [e.text] : [])).join("");
+  assert.equal(streamed, `[1/10] fine\nnegative\n[10/10] past the total\n[5] ${"x".repeat(500)}…\n[6]\n`);
+  const [build] = resultsIn(provider.requests[1].messages.at(-1));
+  assert.equal(build.content, `reported ${progressReports.length} times`);
+  const completed = events.findIndex((e) => e.type === "tool.completed" && e.toolUseId === "toolu_build");
+  assert.ok(events.slice(completed).every((e) => e.type !== "tool.output"), "nothing streams after the result");
+});
+
 test("a server that says its tools changed is listed anew, and the next prompt has its new tools", async (t) => {
   const project = await tempProject(t);
   const before = [{ name: "install", inputSchema: { type: "object" } }];

@@ -103,6 +103,29 @@ test("a sub-agent's tool calls are nested and its text stays out of the reply", 
   assert.equal(err.text, "● Task(explore)\n    ● Grep(foo)\n      ⎿  a.ts\n● Task(explore)\n  ⎿  found it\n");
 });
 
+test("an MCP tool's progress lines are printed as they come, whole lines only, until its output is cut; other tools' output waits for the result", () => {
+  const out = sink();
+  const err = sink();
+  const r = createRenderer(out, err, { color: false, cwd: "/w" });
+  r.event({ type: "tool.started", toolName: "mcp__ci__build", toolUseId: "b", input: {} });
+  r.event({ type: "tool.output", toolUseId: "b", text: "[1/3] compiling\n[2/3] li" });
+  assert.equal(err.text, "● mcp__ci__build\n  ⎿  [1/3] compiling\n");
+  r.event({ type: "tool.started", toolName: "Bash", toolUseId: "s", input: { command: "make" } });
+  r.event({ type: "tool.output", toolUseId: "s", text: "cc main.c\n" });
+  r.event({ type: "tool.output", toolUseId: "b", text: "nking\x1b[2J\n" });
+  r.event({ type: "tool.output", toolUseId: "b", text: "[1/3] compiling\n... [9 characters of output omitted] ...\n\n[3/3] done\n", replace: true });
+  r.event({ type: "tool.output", toolUseId: "b", text: "ignored\n" });
+  r.event({ type: "tool.completed", toolUseId: "s", output: "cc main.c", isError: false });
+  r.event({ type: "tool.completed", toolUseId: "b", output: "built", isError: false });
+  assert.equal(err.text, "● mcp__ci__build\n  ⎿  [1/3] compiling\n● Bash(make)\n● mcp__ci__build\n     [2/3] linking[2J\n● Bash(make)\n  ⎿  cc main.c\n● mcp__ci__build\n  ⎿  built\n");
+
+  const nested = sink();
+  const sub = createRenderer(sink(), nested, { color: false, cwd: "/w" });
+  sub.event({ type: "tool.started", toolName: "mcp__ci__build", toolUseId: "n", input: {}, agentId: "a1", parentToolUseId: "task" });
+  sub.event({ type: "tool.output", toolUseId: "n", text: "[1/2]\n", agentId: "a1", parentToolUseId: "task" });
+  assert.equal(nested.text, "    ● mcp__ci__build\n      ⎿  [1/2]\n");
+});
+
 test("notices go to stderr, marked by their level", () => {
   const out = sink();
   const err = sink();

@@ -1,6 +1,7 @@
 // Terminal rendering of a headless run: the reply text goes to stdout as it streams; tool activity
-// goes to stderr as `● Tool(summary)` followed by a short, indented excerpt of its output, and so do
-// notices (a settings file that could not be read, an MCP server that did not start, …).
+// goes to stderr as `● Tool(summary)` followed by a short, indented excerpt of its output (an MCP
+// tool's progress lines before it, as they come), and so do notices (a settings file that could
+// not be read, an MCP server that did not start, …).
 import { fstatSync } from "node:fs";
 import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
@@ -51,6 +52,13 @@ export type Renderer = {
   /** Ends the reply with a newline if it lacks one. */
   finish(): void;
 };
+
+/** A running call's output printed as it comes: what is left of a line not ended yet, and whether
+ * a line was printed. Only MCP tools' output is: it is their progress reports, a line each, which
+ * their result does not repeat; other tools' output is shown in their result's excerpt. */
+type LiveLines = { partial: string; shown: boolean };
+
+const isMcpTool = (name: string) => name.startsWith("mcp__");
 
 const SUMMARY_KEYS = ["command", "file_path", "pattern", "path", "url", "query", "description", "prompt", "plan"];
 
@@ -119,7 +127,7 @@ export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOpt
 export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions): Renderer {
   const style = terminalStyle(stdout, stderr, opts);
   const { bold, dim, red, yellow, width, maxLines, shared } = style;
-  const calls = new Map<string, { header: string; toolName: string; input?: Record<string, unknown> }>();
+  const calls = new Map<string, { header: string; toolName: string; input?: Record<string, unknown>; live?: LiveLines }>();
   let wroteText = false;
   let textEndsWithNewline = true;
   let cursorAtLineStart = true;
@@ -173,10 +181,33 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
           }
           const label = callLabel(event.toolName, event.input, (name) => describeToolCall(name, event.input, opts.cwd));
           const header = `${indent}${bold("●")} ${label}`;
-          calls.set(event.toolUseId, { header, toolName: event.toolName, input: event.input });
+          calls.set(event.toolUseId, { header, toolName: event.toolName, input: event.input, ...(isMcpTool(event.toolName) && { live: { partial: "", shown: false } }) });
           toolsSinceText = true;
           lastHeader = event.toolUseId;
           err(`${header}\n`);
+          break;
+        }
+        case "tool.output": {
+          const call = calls.get(event.toolUseId);
+          const live = call?.live;
+          if (!call || !live) break;
+          // Once the output is sent with its middle cut, the rest comes with the result.
+          if (event.replace) {
+            call.live = undefined;
+            break;
+          }
+          const lines = live.partial + event.text;
+          const end = lines.lastIndexOf("\n") + 1;
+          live.partial = lines.slice(end);
+          if (end === 0) break;
+          const indent = event.agentId === undefined ? "" : "    ";
+          const shown = lastHeader === event.toolUseId ? [] : [call.header];
+          lastHeader = event.toolUseId;
+          for (const text of lines.slice(0, end - 1).split("\n")) {
+            shown.push(`${indent}  ${live.shown ? " " : dim("⎿")}  ${dim(cut(printable(text), width))}`);
+            live.shown = true;
+          }
+          err(`${shown.join("\n")}\n`);
           break;
         }
         case "tool.completed": {

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MinimalClient, SECRET_PROCESS_ENV, SECRET_SETTINGS_ENV, secretMcpServers, startHarnessServer } from "@harness/test-utils";
+import { MinimalClient, SECRET_PROCESS_ENV, SECRET_SETTINGS_ENV, secretMcpServers, startHarnessServer, storedRunnerPid } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-shown-secrets-");
@@ -50,5 +50,40 @@ test("a session's notices of a failed MCP server and a failed hook reach its cli
   await server.stop();
   const stored = readdirSync(dataDir).filter((name) => name.startsWith("harness.db"));
   assert.ok(stored.includes("harness.db"), `the SQLite file among ${stored.join(", ")}`);
+  for (const name of stored) assert.doesNotMatch(readFileSync(join(dataDir, name)).toString("latin1"), /s3cret/, `no secret in ${name}`);
+});
+
+/** The files of `dir` and below whose names match `name`. */
+function filesUnder(dir: string, name: RegExp): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => name.test(file)).map((file) => join(dir, file));
+}
+
+test("the message of a runner that died mid-run quotes its last output without the secrets in it, in the client's state and the SQLite file", async (t) => {
+  fake().push({ text: ["half"], hold: new Promise(() => {}) });
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), ...SECRET_PROCESS_ENV } });
+  t.after(() => server.stop());
+  const ids = { userId: "ann", sessionId: "dies" };
+  const client = await MinimalClient.connect(server.url, ids);
+  let state: string;
+  try {
+    client.send({ type: "submit", prompt: "hello" });
+    await client.waitForState((s) => s.messages[1]?.content === "half", 30_000, "the run to stream");
+    const pid = storedRunnerPid(dataDir, ids);
+    assert.ok(pid !== undefined, "a runner serves the run");
+    const [log] = filesUnder(dataDir, /runner-\d+\.log$/);
+    assert.ok(log, "the runner's log file");
+    // What a dying runner might print last: a secret of its environment by value, and a flag's.
+    writeFileSync(log, `Error: the service refused ${SECRET_PROCESS_ENV.DEPLOY_PASSWORD} (--api-key flagkey-s3cret-12)\n`, { flag: "a" });
+    process.kill(pid, "SIGKILL");
+    await client.waitForState((s) => JSON.stringify(s).includes("its last output"), 30_000, "the runner's death to be told");
+    state = JSON.stringify(client.state);
+  } finally {
+    await client.close();
+  }
+  assert.doesNotMatch(state, /s3cret/, "no secret in the client's state");
+  assert.match(state, /its last output: Error: the service refused \*\*\* \(--api-key \*\*\*\)/);
+  await server.stop();
+  const stored = readdirSync(dataDir).filter((name) => name.startsWith("harness.db"));
   for (const name of stored) assert.doesNotMatch(readFileSync(join(dataDir, name)).toString("latin1"), /s3cret/, `no secret in ${name}`);
 });

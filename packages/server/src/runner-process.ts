@@ -14,6 +14,7 @@ import { removeSocketFile, runnerSocketPath, socketPathOf, socketPid } from "@ha
 import { removeDeadSandboxSockets } from "@harness/agent/sandbox-leftovers";
 import { z } from "zod";
 import { pidAlive } from "@harness/agent/pid-alive";
+import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 import { RUNNER_GC_FLAGS } from "./gc-flags.ts";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
@@ -43,7 +44,7 @@ export type RunnerProcess = {
    * (the sessions it serves): a reaction on `exited` would hold each of them until it exits. */
   onExit(listener: () => void): () => void;
   /** How the process ended, for messages (`how`: "was killed (SIGKILL)", "exited (code 1)"; `said`:
-   * its last line of output, if any), or undefined while it runs. */
+   * its last line of output, if any, its secrets hidden), or undefined while it runs. */
   ended(): ProcessEnd | undefined;
   /** Asks it to stop (SIGTERM to its process group), and kills the group if it has not exited after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
@@ -218,6 +219,9 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
   }
   const fd = openSync(logFile, "a");
   const offset = statSync(logFile).size;
+  // Its last words go into messages every client sees and the store keeps: without its token and
+  // the secrets of the environment it was given, by value, nor one in a shape that says so.
+  const { hide } = secretHiding([token, ...secretValuesOf(options.env)]);
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, [...RUNNER_GC_FLAGS, options.mainPath ?? runnerMainPath(), "--token-from-stdin"], {
@@ -248,7 +252,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
       exitReason = signal ?? `code ${code}`;
       // What it last printed, unless it was asked to stop; its first line only said where it listens.
       const last = ready && !stopping ? lastWords(readFrom(logFile, offset)) : "";
-      const said = listeningUrl(last) ? "" : last;
+      const said = listeningUrl(last) ? "" : hide(last);
       end = { how: `${signal ? "was killed" : "exited"} (${exitReason})`, ...(said && { said }) };
       // One that never got ready fails its start, which says why; one asked to stop is expected to.
       if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`);
@@ -297,7 +301,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);
     if (exitedFlag) {
-      const said = lastWords(readFrom(logFile, offset));
+      const said = hide(lastWords(readFrom(logFile, offset)));
       throw new Error(`the runner exited (${exitReason}) before it was ready${said ? `: ${said}` : ` (see ${logFile})`}`);
     }
     if (Date.now() > deadline) {

@@ -20,6 +20,9 @@ export type LoadMcpConfigOptions = {
   projectRoot: string;
   /** The user's home directory: `<home>/.claude.json` holds user- and local-scope servers. */
   home: string;
+  /** That file where it is elsewhere (a Claude Code given its own CLAUDE_CONFIG_DIR); default
+   * userConfigFile(home). */
+  userFile?: string;
   settings?: McpSettings;
   /** Named in diagnostics about `settings`; default "settings". */
   settingsFile?: string;
@@ -97,7 +100,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
 
   const mcpJsonPath = join(projectRoot, ".mcp.json");
   const mcpJson = await readJsonObject(mcpJsonPath, diagnostics);
-  const claudeJsonPath = userConfigFile(options.home);
+  const claudeJsonPath = options.userFile ?? userConfigFile(options.home);
   const claudeJson = await readJsonObject(claudeJsonPath, diagnostics);
   const projects = claudeJson?.projects;
   const localEntry = isJsonObject(projects) ? (projects[projectRoot] ?? projects[options.projectRoot]) : undefined;

@@ -27,6 +27,9 @@ import { answerCost, isCostPrompt } from "./claude-code-cost.ts";
 import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./claude-code-spent.ts";
 import { abortedMessage } from "../abort-reason.ts";
 import { sandboxHiddenPaths } from "./registry.ts";
+import { secretHiding } from "@harness/llm/hidden-secrets";
+import { claudeCodeSecrets } from "./claude-code-secrets.ts";
+import { failedServerNotices } from "./claude-code-mcp-status.ts";
 
 export const NOT_INSTALLED_MESSAGE =
   "Claude Code is not installed: the @anthropic-ai/claude-agent-sdk package for this platform (which carries the claude binary) is missing";
@@ -72,10 +75,14 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   const dirs = claudeCodeDirs(ctx.stateDir);
   for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
   const stored = await readStore(ctx.stateDir);
+  const cwd = query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace;
+  const env = claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv, defaultModel: fallback.model, cloud: query });
+  // Claude Code's own words (its notices, stderr, errors) may quote the secrets it was given.
+  const { hide } = secretHiding(await claudeCodeSecrets({ env, runnerEnv: deps.runnerEnv, settingSources: deps.settingSources, configDir: dirs.configDir, home: dirs.home, cwd }));
 
   let settled = false;
   const emit = (event: AgentEvent) => {
-    if (!settled) ctx.emit(event);
+    if (!settled) ctx.emit(event.type === "notice" ? { ...event, message: hide(event.message) } : event);
   };
   const resumed = query.resumeSessionId;
   const cut = resumed === undefined || !Object.hasOwn(stored.cuts, resumed) ? undefined : stored.cuts[resumed];
@@ -101,10 +108,10 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
     options: launchOptions({
       query: { ...query, model: model.model },
       resume,
-      cwd: query.cwd ? resolve(ctx.workspace, query.cwd) : ctx.workspace,
+      cwd,
       sandboxHidden: sandboxHiddenPaths(deps.runnerEnv),
       executable,
-      env: claudeCodeEnv({ apiKey, authToken, stateDir: ctx.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv, defaultModel: fallback.model, cloud: query }),
+      env,
       settingSources: deps.settingSources,
       canUseTool: createToolGate({
         mode: () => mode,
@@ -166,10 +173,12 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   if (ctx.signal.aborted) onAbort();
 
+  const tellFailedServers = failedServerNotices(() => q.mcpServerStatus(), (message) => emit({ type: "notice", level: "warning", message }));
   let thrown: string | undefined;
   try {
     for await (const message of q) {
       mapper.handle(message);
+      await tellFailedServers(message);
       if (mapper.run.authFailed) break;
       if (message.type === "result") finishInput();
     }
@@ -232,9 +241,10 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   const last = run.results.at(-1);
   if (!last) {
     const detail = thrown ?? (stderr.trim() || "its process ended without a result");
-    return { ok: false, message: `Claude Code failed: ${detail}`, transcript, sessionId, ...paid, spent };
+    return { ok: false, message: hide(`Claude Code failed: ${detail}`), transcript, sessionId, ...paid, spent };
   }
-  const failure = resultFailure(last);
+  const said = resultFailure(last);
+  const failure = said === undefined ? undefined : hide(said);
   if (failure) return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), transcript, sessionId, ...paid, spent, apiMs };
   return { ok: true, result: last.subtype === "success" ? last.result : "", usage, transcript, sessionId, turns: run.turns, model: run.model, spent, apiMs };
 }

@@ -1,0 +1,55 @@
+// What the claude-code backend shows of Claude Code's own words (a failed MCP server, its stderr)
+// hides the secrets the run knows: its environment's, its settings' env, its MCP servers' values.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeCodeBackend } from "./claude-code.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./claude-code-test-support.ts";
+
+const timeout = 60_000;
+
+/** An MCP server that fails to start, its error quoting a secret of its own env, of the settings'
+ * env, of the process's environment by name, and one after a flag. */
+const LEAKY_SERVER = [
+  "const say = (k) => process.env[k];",
+  "const message = `refused ${say('SERVICE_CREDENTIAL')} for ${say('MY_SERVICE_TOKEN')} as ${say('DEPLOY_PASSWORD')} (--api-key flagkey-s3cret-4)`;",
+  "console.log(JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -1, message } }));",
+  "setTimeout(() => process.exit(3), 500);",
+].join("\n");
+
+test("the notice of an MCP server that failed, as Claude Code reports it, names it without the secrets its error quotes", { skip: NO_CLAUDE_CODE, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, { replies: [{ text: ["ok"] }] });
+  const dirs = tempDirs(t);
+  writeFileSync(join(dirs.workspace, "leaky.cjs"), LEAKY_SERVER);
+  const leaky = { command: process.execPath, args: [join(dirs.workspace, "leaky.cjs")], env: { SERVICE_CREDENTIAL: "credential9s3cret0123456789" } };
+  writeFileSync(join(dirs.workspace, ".mcp.json"), JSON.stringify({ mcpServers: { leaky } }));
+  mkdirSync(join(dirs.workspace, ".claude"));
+  const settings = { enableAllProjectMcpServers: true, env: { MY_SERVICE_TOKEN: "settingstoken-s3cret-8" } };
+  writeFileSync(join(dirs.workspace, ".claude", "settings.json"), JSON.stringify(settings));
+  const run = drivenContext(dirs);
+  const backend = claudeCodeBackend({ runnerEnv: runnerEnvFor(fake), extraEnv: { DEPLOY_PASSWORD: "deploypass-s3cret-9" } });
+  const outcome = await backend.run({ prompt: "hello" }, run.ctx);
+
+  assert.ok(outcome.ok, JSON.stringify(outcome));
+  const notices = run.events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+  assert.ok(
+    notices.some((n) => /^MCP server leaky failed: refused .* for .* as \*\*\* \(--api-key \*\*\*\)$/.test(n)),
+    `the failure is told: ${notices.join(" | ")}`,
+  );
+  assert.doesNotMatch(JSON.stringify(run.events), /s3cret/, "no secret in what the run showed");
+});
+
+test("a Claude Code that dies quoting secrets on its stderr fails the run without them", async (t) => {
+  const dirs = tempDirs(t);
+  const executable = join(dirs.workspace, "claude");
+  writeFileSync(executable, `#!/bin/sh\necho "fatal: the key $ANTHROPIC_API_KEY was refused (--token=tok-s3cret-5)" >&2\nexit 1\n`);
+  chmodSync(executable, 0o755);
+  const run = drivenContext(dirs);
+  const backend = claudeCodeBackend({ executable, runnerEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "apikey-s3cret-0123" } });
+  const outcome = await backend.run({ prompt: "hello" }, run.ctx);
+
+  assert.equal(outcome.ok, false);
+  assert.match(outcome.ok ? "" : outcome.message, /fatal: the key \*\*\* was refused \(--token=\*\*\*\)/);
+  assert.doesNotMatch(JSON.stringify(outcome), /s3cret/);
+});

@@ -246,7 +246,10 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   const said = resultFailure(last);
   const failure = said === undefined ? undefined : hide(said);
   if (failure) return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), transcript, sessionId, ...paid, spent, apiMs };
-  return { ok: true, result: last.subtype === "success" ? last.result : "", usage, transcript, sessionId, turns: run.turns, model: run.model, spent, apiMs };
+  // A run that made no model call ends with Claude Code's own words (a hook that blocked the prompt,
+  // a local command's output), which may quote the run's secrets as its notices may.
+  const result = last.subtype !== "success" ? "" : run.calls.size === 0 ? hide(last.result) : last.result;
+  return { ok: true, result, usage, transcript, sessionId, turns: run.turns, model: run.model, spent, apiMs };
 }
 
 /** Resuming a session continues all of it, unless a rewind cut it: then the conversation is forked

@@ -53,3 +53,19 @@ test("a Claude Code that dies quoting secrets on its stderr fails the run withou
   assert.match(outcome.ok ? "" : outcome.message, /fatal: the key \*\*\* was refused \(--token=\*\*\*\)/);
   assert.doesNotMatch(JSON.stringify(outcome), /s3cret/);
 });
+
+test("a hook that blocks the prompt is told, its command and stderr without the settings' secrets, and so is the run's result of Claude Code's own words", { skip: NO_CLAUDE_CODE, timeout }, async (t) => {
+  const fake = await fakeForClaudeCode(t, { replies: [{ text: ["not asked"] }] });
+  const dirs = tempDirs(t);
+  mkdirSync(join(dirs.workspace, ".claude"));
+  const hook = { type: "command", command: "echo refused $MY_SERVICE_TOKEN --token=tok-s3cret-2 >&2; exit 2" };
+  writeFileSync(join(dirs.workspace, ".claude", "settings.json"), JSON.stringify({ env: { MY_SERVICE_TOKEN: "settingstoken-s3cret-8" }, hooks: { UserPromptSubmit: [{ hooks: [hook] }] } }));
+  const run = drivenContext(dirs);
+  const outcome = await claudeCodeBackend({ runnerEnv: runnerEnvFor(fake) }).run({ prompt: "hello" }, run.ctx);
+
+  assert.equal(fake.requests.length, 0, "the prompt never reached the model");
+  const notices = run.events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+  assert.ok(notices.some((n) => n.includes("refused *** --token=***")), notices.join(" | "));
+  assert.ok(outcome.ok && outcome.result.includes("refused *** --token=***"), JSON.stringify(outcome));
+  assert.doesNotMatch(JSON.stringify([run.events, outcome]), /s3cret/);
+});

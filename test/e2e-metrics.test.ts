@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MinimalClient, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
+import { MinimalClient, rawHttp, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-metrics-");
@@ -112,6 +112,12 @@ function value(s: Scrape, name: string, labels: Record<string, string> = {}): nu
   return s.samples.find((x) => x.name === name && JSON.stringify(Object.entries(x.labels).sort()) === want)?.value ?? 0;
 }
 
+/** A WebSocket handshake as sent over a bare TCP socket, `headers` over the usual ones. */
+function upgrade(path: string, headers: Record<string, string> = {}): string {
+  const all = { host: "127.0.0.1", connection: "Upgrade", upgrade: "websocket", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", ...headers };
+  return `GET ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+}
+
 const moved = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
 
 test("a scrape counts a completed run, its tokens and cost, a cancelled run and a refused frame, and says nothing of users, sessions or prompts", async (t) => {
@@ -169,6 +175,11 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   await client.waitFor((c) => c.errors.length === 1, 10_000, "the error frame");
   assert.equal(client.errors[0].code, "bad_json");
   await assert.rejects(MinimalClient.connect(server.url, { userId: "", sessionId: "s" }), /400/);
+  // Handshakes the WebSocket library itself refuses: a malformed key, a version it does not speak.
+  assert.match(await rawHttp(server.url, upgrade("/ws?userId=ann&sessionId=raw", { "sec-websocket-key": "not-a-key" })), /^HTTP\/1\.1 400 /);
+  const oldVersion = await rawHttp(server.url, upgrade("/ws?userId=ann&sessionId=raw", { "sec-websocket-version": "7" }));
+  assert.match(oldVersion, /^HTTP\/1\.1 400 /);
+  assert.match(oldVersion, /sec-websocket-version: 13, 8/i);
 
   const end = await scrape(server.url);
   assert.equal(moved(ran, end, "harness_runs_started_total"), 1);
@@ -177,7 +188,8 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   assert.equal(moved(ran, end, "harness_commands_received_total", { type: "cancel" }), 1);
   assert.equal(moved(ran, end, "harness_commands_received_total", { type: "configure" }), 1);
   assert.equal(moved(ran, end, "harness_commands_refused_total", { code: "bad_json" }), 1);
-  assert.equal(moved(ran, end, "harness_websocket_handshakes_refused_total", { status: "400" }), 1);
+  assert.equal(moved(ran, end, "harness_websocket_handshakes_refused_total", { status: "400" }), 3);
+  assert.equal(moved(ran, end, "harness_websocket_connections_total"), 0, "no refused handshake counts as a connection");
   assert.equal(value(end, "harness_runs_in_flight"), 0);
   assert.doesNotMatch(end.text, /metrics-user-x|metrics-session-y|a-secret-prompt-z/);
 });
@@ -225,7 +237,8 @@ test("GET /metrics asks for the shared token where one is set, and refuses a per
   const ann = "ann-token-0123456789abcdef";
   const file = join(dataDir, "tokens");
   await writeFile(file, `ann ${ann}\n`);
-  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_TOKEN: shared, HARNESS_TOKENS_FILE: file } });
+  const scraper = "metrics-token-0123456789abcdef";
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_TOKEN: shared, HARNESS_TOKENS_FILE: file, HARNESS_METRICS_TOKEN: scraper } });
   t.after(() => server.stop());
 
   const bare = await fetch(`${server.url}/metrics`);
@@ -236,5 +249,54 @@ test("GET /metrics asks for the shared token where one is set, and refuses a per
   assert.match(((await personal.json()) as { error: string }).error, /shared token/);
   await scrape(server.url, { authorization: `Bearer ${shared}` });
   assert.equal((await fetch(`${server.url}/metrics?token=${shared}`)).status, 200);
-  assert.doesNotMatch(server.output(), new RegExp(`${ann}|${shared}`));
+  await scrape(server.url, { authorization: `Bearer ${scraper}` });
+  assert.doesNotMatch(server.output(), new RegExp(`${ann}|${shared}|${scraper}`));
+});
+
+test("HARNESS_METRICS_TOKEN lets its holder read /metrics and nothing else, on a server whose only other tokens are people's own", async (t) => {
+  const dataDir = await newDataDir();
+  const ann = "ann-token-0123456789abcdef";
+  const scraper = "metrics-token-0123456789abcdef";
+  const file = join(dataDir, "tokens");
+  await writeFile(file, `ann ${ann}\n`);
+  const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_TOKENS_FILE: file, HARNESS_METRICS_TOKEN: scraper } });
+  t.after(() => server.stop());
+
+  const before = await scrape(server.url, { authorization: `Bearer ${scraper}` });
+  assert.equal((await fetch(`${server.url}/metrics?token=${scraper}`)).status, 200);
+  assert.equal((await fetch(`${server.url}/metrics`)).status, 401);
+  assert.equal((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${ann}` } })).status, 403);
+  const bearer = { authorization: `Bearer ${scraper}` };
+  for (const path of ["/sessions", "/health", "/sessions/s1"]) {
+    const res = await fetch(`${server.url}${path}`, { headers: { ...bearer, "x-harness-user": "ann" } });
+    assert.equal(res.status, 401, path);
+    assert.match(((await res.json()) as { error: string }).error, /token/, path);
+  }
+  const del = await fetch(`${server.url}/sessions/s1`, { method: "DELETE", headers: { ...bearer, "content-type": "application/json" }, body: JSON.stringify({ userId: "ann" }) });
+  assert.equal(del.status, 401);
+  assert.match(await rawHttp(server.url, upgrade("/ws?userId=ann&sessionId=s1", bearer)), /^HTTP\/1\.1 401 /);
+  assert.match(await rawHttp(server.url, upgrade(`/ws?userId=ann&sessionId=s1&token=${scraper}`)), /^HTTP\/1\.1 401 /);
+  await assert.rejects(MinimalClient.connect(server.url, { userId: "ann", sessionId: "s1", token: scraper }), /401/);
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "s1", token: ann });
+  t.after(() => client.close());
+  const after = await scrape(server.url, bearer);
+  assert.equal(moved(before, after, "harness_websocket_handshakes_refused_total", { status: "401" }), 3);
+  assert.equal(moved(before, after, "harness_websocket_connections_total"), 1);
+  assert.doesNotMatch(server.output(), new RegExp(`${ann}|${scraper}`));
+});
+
+test("harness serve refuses a metrics token that is short, not printable, or another token too, saying so", async () => {
+  const dataDir = await newDataDir();
+  const ann = "ann-token-0123456789abcdef";
+  const shared = "shared-token-0123456789abcdef";
+  const file = join(dataDir, "tokens");
+  await writeFile(file, `ann ${ann}\n`);
+  const start = async (env: Record<string, string>) => {
+    const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_TOKENS_FILE: file, ...env } });
+    await server.stop();
+  };
+  await assert.rejects(start({ HARNESS_METRICS_TOKEN: "short-token" }), /HARNESS_METRICS_TOKEN has 11 characters: use at least 16/);
+  await assert.rejects(start({ HARNESS_METRICS_TOKEN: "a metrics token with spaces" }), /HARNESS_METRICS_TOKEN must be printable ASCII without spaces/);
+  await assert.rejects(start({ HARNESS_METRICS_TOKEN: ann }), /HARNESS_METRICS_TOKEN is also ann's token in HARNESS_TOKENS_FILE/);
+  await assert.rejects(start({ HARNESS_TOKEN: shared, HARNESS_METRICS_TOKEN: shared }), /HARNESS_METRICS_TOKEN is also HARNESS_TOKEN/);
 });

@@ -184,6 +184,8 @@ Environment:
   HARNESS_TOKEN        require this bearer token from every client (needed off loopback); it acts as any user
   HARNESS_TOKENS_FILE  a file of "<user> <token>" lines: each token acts as its user only; re-read
                        when it changes and on SIGHUP (which then does not stop the server)
+  HARNESS_METRICS_TOKEN     a token that reads GET /metrics and nothing else, for a scraper
+                       (16 characters or more, unlike the other tokens)
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine
   HARNESS_STOP_GRACE_MS     how long a stopping server lets runs in flight finish (default 0)

@@ -23,6 +23,9 @@ export type ServerOptions = {
   projectDir?: string;
   /** When set, every request needs `Authorization: Bearer <token>` or `?token=` (env HARNESS_TOKEN). */
   token?: string;
+  /** A token that lets its holder read GET /metrics and nothing else (env HARNESS_METRICS_TOKEN):
+   * for a scraper on a server whose people hold tokens of their own. */
+  metricsToken?: string;
   /** Tokens that let their holders in as one user each (env HARNESS_TOKENS_FILE, read from that
    * file; see user-tokens.ts): token → user. With them, every request needs a token too. */
   userTokens?: UserTokens;
@@ -68,6 +71,7 @@ export type ServerConfig = {
   dataDir: string;
   projectDir: string | undefined;
   token: string | undefined;
+  metricsToken: string | undefined;
   userTokens: UserTokens;
   /** HARNESS_TOKENS_FILE, resolved, when the tokens were read from it (it is re-read on change). */
   tokensFile: string | undefined;
@@ -154,6 +158,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     port: whole("port", "PORT", 7700, 0, 65535),
     dataDir: options.dataDir ?? nonEmpty(env.HARNESS_DATA_DIR) ?? ".harness",
     token: options.token ?? nonEmpty(env.HARNESS_TOKEN),
+    metricsToken: options.metricsToken ?? nonEmpty(env.HARNESS_METRICS_TOKEN),
     allowedOrigins: options.allowedOrigins ?? (nonEmpty(env.HARNESS_ALLOWED_ORIGINS)?.split(",").map((origin) => origin.trim()).filter(Boolean) ?? []),
     // A runner process left alone also exits after this long: below a second, it would not wait
     // for its first request.
@@ -179,6 +184,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const tokensFile = options.userTokens === undefined && namedFile !== undefined ? resolve(namedFile) : undefined;
   const userTokens = options.userTokens ?? (tokensFile === undefined ? new Map<string, string>() : readUserTokens(tokensFile, MIN_PUBLIC_TOKEN_LENGTH));
   checkSharedToken(token, userTokens);
+  checkMetricsToken(config.metricsToken, token, userTokens);
   if (!isLoopbackHost(config.host)) {
     if (!token && userTokens.size === 0) {
       throw new Error(
@@ -229,4 +235,17 @@ function checkedRunOptions(given: unknown, backend: string): RunnerRunOptions | 
 /** Throws when the shared token is also a user's token (it would act as any user, or as one). */
 export function checkSharedToken(token: string | undefined, userTokens: UserTokens): void {
   if (token !== undefined && userTokens.has(token)) throw new Error(`HARNESS_TOKEN is also ${userTokens.get(token)}'s token in HARNESS_TOKENS_FILE: the shared token must be another`);
+}
+
+/** Throws when the metrics token is too short to stand guessing, or is also another token (its
+ * holder would get more than the metrics, or a person theirs). Checked on any interface: a scraper
+ * reads it from afar. */
+export function checkMetricsToken(metricsToken: string | undefined, token: string | undefined, userTokens: UserTokens): void {
+  if (metricsToken === undefined) return;
+  if (!/^[\x21-\x7e]+$/.test(metricsToken)) throw new Error("HARNESS_METRICS_TOKEN must be printable ASCII without spaces (it travels in a header and a query string)");
+  if (metricsToken.length < MIN_PUBLIC_TOKEN_LENGTH) {
+    throw new Error(`HARNESS_METRICS_TOKEN has ${metricsToken.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
+  }
+  if (metricsToken === token) throw new Error("HARNESS_METRICS_TOKEN is also HARNESS_TOKEN: the metrics token must be another");
+  if (userTokens.has(metricsToken)) throw new Error(`HARNESS_METRICS_TOKEN is also ${userTokens.get(metricsToken)}'s token in HARNESS_TOKENS_FILE: the metrics token must be another`);
 }

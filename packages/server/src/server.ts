@@ -13,7 +13,7 @@ import { answerClientErrors } from "@harness/runner/client-error";
 import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { runnerVersion } from "@harness/runner/version";
 import { createAdaptorServer } from "@hono/node-server";
-import { checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, type ServerOptions } from "./config.ts";
+import { checkMetricsToken, checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, type ServerOptions } from "./config.ts";
 import { reloadingTokens } from "./tokens-reload.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from "./registry.ts";
@@ -52,7 +52,7 @@ const STOP_STORE_WAIT_MS = 5000;
 /** What health checks hear from a server that is stopping. */
 const STOPPING = "the server is stopping: it lets the runs in flight finish and starts none";
 /** Variables a runner must not see: credentials travel per query, the server token never. */
-const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN", DEBUG_ENV, DEBUG_FILE_ENV];
+const WITHHELD_FROM_RUNNERS = [...CREDENTIAL_VARIABLES, "HARNESS_TOKEN", "HARNESS_METRICS_TOKEN", DEBUG_ENV, DEBUG_FILE_ENV];
 
 /** SQLite's result codes for a file that is damaged (SQLITE_CORRUPT) or not a database (SQLITE_NOTADB). */
 const DAMAGED_CODES: ReadonlySet<number> = new Set([11, 26]);
@@ -82,7 +82,7 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
   // Every token the file has held is hidden, those taken out of it too: they are secrets still.
-  const secrets = new Set([config.token, ...config.userTokens.keys()]);
+  const secrets = new Set([config.token, config.metricsToken, ...config.userTokens.keys()]);
   let hide = hidingSecrets(config.log, secrets, config.env);
   const log = (line: string) => hide(line);
   try {
@@ -160,7 +160,10 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
           file: config.tokensFile,
           initial: config.userTokens,
           minLength: MIN_PUBLIC_TOKEN_LENGTH,
-          check: (next) => checkSharedToken(config.token, next),
+          check: (next) => {
+            checkSharedToken(config.token, next);
+            checkMetricsToken(config.metricsToken, config.token, next);
+          },
           changed: (next) => {
             for (const token of next.keys()) secrets.add(token);
             hide = hidingSecrets(config.log, secrets, config.env);
@@ -196,6 +199,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const ownProcess = processMetrics();
   const app = createHttpApp({
     token: config.token,
+    metricsToken: config.metricsToken,
     ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,
     health: () => ({ sessions: registry.size(), clients: registry.clients(), runs: registry.running() }),

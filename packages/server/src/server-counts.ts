@@ -6,13 +6,22 @@ import type { RunOutcome, SessionCounts } from "@harness/session";
 
 export const RUN_OUTCOMES: readonly RunOutcome[] = ["completed", "error", "cancelled", "interrupted"];
 
+/** Why a WebSocket was upgraded and closed at once: its session could not be opened (closed 1011),
+ * or was deleted since the client last saw it. Browsers and the SDK read a refused handshake's
+ * status not at all, so these are said in a frame instead. */
+export type ClosedAtOpen = "cannot_open_session" | "session_deleted";
+export const CLOSED_AT_OPEN: readonly ClosedAtOpen[] = ["cannot_open_session", "session_deleted"];
+
 export type ServerCounts = SessionCounts & {
   readonly runsStarted: number;
   readonly runsEnded: ReadonlyMap<RunOutcome, number>;
+  readonly runsInterruptedAtStart: number;
   readonly commands: ReadonlyMap<string, number>;
   readonly refusals: ReadonlyMap<string, number>;
+  readonly notices: ReadonlyMap<string, number>;
   readonly connections: number;
   readonly handshakesRefused: ReadonlyMap<string, number>;
+  readonly closedAtOpen: ReadonlyMap<ClosedAtOpen, number>;
   /** Model tokens and cost as the sessions count them (their `usage`). */
   readonly tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   readonly costUsd: number;
@@ -20,6 +29,8 @@ export type ServerCounts = SessionCounts & {
   connectionOpened(): void;
   /** A WebSocket handshake answered `status` instead of upgraded. */
   handshakeRefused(status: number): void;
+  /** A WebSocket upgraded only to say why it cannot be served (an error frame) and closed. */
+  socketClosedAtOpen(reason: ClosedAtOpen): void;
 };
 
 function bump<K>(map: Map<K, number>, key: K): void {
@@ -30,21 +41,28 @@ export function createServerCounts(): ServerCounts {
   const runsEnded = new Map<RunOutcome, number>(RUN_OUTCOMES.map((outcome) => [outcome, 0]));
   const commands = new Map<string, number>();
   const refusals = new Map<string, number>();
+  const notices = new Map<string, number>();
   const handshakesRefused = new Map<string, number>();
+  const closedAtOpen = new Map<ClosedAtOpen, number>(CLOSED_AT_OPEN.map((reason) => [reason, 0]));
   const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   const counts = {
     runsStarted: 0,
     runsEnded,
+    runsInterruptedAtStart: 0,
     commands,
     refusals,
+    notices,
     connections: 0,
     handshakesRefused,
+    closedAtOpen,
     tokens,
     costUsd: 0,
     command: (type: string) => bump(commands, type),
     refused: (code: string) => bump(refusals, code),
+    notice: (code: string) => bump(notices, code),
     runStarted: () => void counts.runsStarted++,
     runEnded: (outcome: RunOutcome) => bump(runsEnded, outcome),
+    runInterruptedAtStart: () => void counts.runsInterruptedAtStart++,
     usage(added: Usage) {
       tokens.input += added.inputTokens;
       tokens.output += added.outputTokens;
@@ -54,6 +72,7 @@ export function createServerCounts(): ServerCounts {
     },
     connectionOpened: () => void counts.connections++,
     handshakeRefused: (status: number) => bump(handshakesRefused, String(status)),
+    socketClosedAtOpen: (reason: ClosedAtOpen) => bump(closedAtOpen, reason),
   };
   return counts;
 }

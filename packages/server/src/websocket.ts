@@ -75,7 +75,7 @@ export function createWebSocketEndpoint(options: {
   /** How often sockets are pinged; one silent for two of these is cut off (ServerOptions.heartbeatMs). */
   heartbeatMs: number;
   log: (line: string) => void;
-  counts?: Pick<ServerCounts, "connectionOpened" | "handshakeRefused" | "refused">;
+  counts?: Pick<ServerCounts, "connectionOpened" | "handshakeRefused" | "socketClosedAtOpen" | "refused">;
 }): WebSocketEndpoint {
   const counts = options.counts;
   const userTokens = options.userTokens ?? (() => new Map<string, string>());
@@ -110,6 +110,15 @@ export function createWebSocketEndpoint(options: {
     counts?.handshakeRefused(status);
     answerRaw(socket, status, message, headers);
   }
+
+  // A malformed handshake (a bad Sec-WebSocket-Key, a version other than 13 or 8, another method)
+  // is refused by ws, which asks here rather than answer it itself: it is counted and answered as
+  // the server's own refusals are.
+  wss.on("wsClientError", (error, socket, req) => {
+    const status = req.method === "GET" ? 400 : 405;
+    const versions = /Sec-WebSocket-Version/i.test(error.message) ? { "Sec-WebSocket-Version": "13, 8" } : undefined;
+    refuseHandshake(socket, status, `bad WebSocket handshake: ${error.message}`, versions);
+  });
 
   function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {
     const { session } = lease;
@@ -184,6 +193,7 @@ export function createWebSocketEndpoint(options: {
       // as the clients connected at the time were, not handed a new, empty session of that id.
       if (since !== undefined && options.deletedSince?.(userId, sessionId, since)) {
         return wss.handleUpgrade(req, socket, head, (ws) => {
+          counts?.socketClosedAtOpen("session_deleted");
           ws.send(errorFrame("the session was deleted", SESSION_DELETED));
           ws.close(SESSION_DELETED_CLOSE, "the session was deleted");
         });
@@ -216,6 +226,7 @@ export function createWebSocketEndpoint(options: {
           // A refused handshake's status and body reach no client (browsers and the SDK see only
           // that it failed): the socket is opened to say why, in an error frame, and closed.
           wss.handleUpgrade(req, socket, head, (ws) => {
+            counts?.socketClosedAtOpen("cannot_open_session");
             ws.send(errorFrame(message, ErrorCodes.internal));
             ws.close(1011, closeReason(message));
           });

@@ -204,7 +204,7 @@ export class SessionCore {
     this.connections.add(conn);
     if (this.#held) return void this.#held.joining.set(conn, since);
     this.#catchUp(conn, since);
-    if (this.#notStored !== undefined) this.sendError(conn, this.#notStored, NOT_STORED);
+    if (this.#notStored !== undefined) this.sendNotice(conn, this.#notStored, NOT_STORED);
   }
 
   /** From now until the next flush has settled, what is committed goes to the store first and to
@@ -225,7 +225,7 @@ export class SessionCore {
     for (const [conn, since] of held.joining) {
       if (!this.connections.has(conn)) continue;
       this.#catchUp(conn, since);
-      if (this.#notStored !== undefined) this.sendError(conn, this.#notStored, NOT_STORED);
+      if (this.#notStored !== undefined) this.sendNotice(conn, this.#notStored, NOT_STORED);
     }
   }
 
@@ -241,8 +241,20 @@ export class SessionCore {
     conn.send(this.#stateFrame());
   }
 
+  /** Sends an error frame that refuses a command or a frame (counted as such). */
   sendError(conn: Connection, message: string, code: string, index?: number): void {
     this.options.counts?.refused(code);
+    this.#sendErrorFrame(conn, message, code, index);
+  }
+
+  /** Sends an error frame that tells of the session, not of a command: it is not stored, it was
+   * deleted. Counted apart from refusals. */
+  sendNotice(conn: Connection, message: string, code: string): void {
+    this.options.counts?.notice(code);
+    this.#sendErrorFrame(conn, message, code);
+  }
+
+  #sendErrorFrame(conn: Connection, message: string, code: string, index?: number): void {
     const frame = errorFrame(message, code, index);
     // After the batches held back (see holdSends): an error about a later command comes after them.
     if (this.#held && !this.#held.joining.has(conn)) this.#held.frames.push({ frame, to: [conn] });
@@ -343,7 +355,7 @@ export class SessionCore {
     if (this.#notStored !== undefined) return;
     const why = error instanceof Error ? error.message : String(error);
     this.#notStored = `this session could not be saved (${why}): its latest changes are kept in memory and saved once the store takes them again; a server stopped before then loses them`;
-    for (const conn of this.connections) this.sendError(conn, this.#notStored, NOT_STORED);
+    for (const conn of this.connections) this.sendNotice(conn, this.#notStored, NOT_STORED);
   }
 
   #storeRecovered(): void {

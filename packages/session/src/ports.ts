@@ -45,10 +45,17 @@ export type RunOutcome = "completed" | "error" | "cancelled" | "interrupted";
 export type SessionCounts = {
   /** A valid command arrived (before it runs). */
   command(type: HarnessCommand["type"]): void;
-  /** An error frame went to a client, with its code. */
+  /** An error frame that refuses a frame or a command went to a client, with its code. */
   refused(code: string): void;
+  /** An error frame that tells of the session itself (not stored, deleted) went to a client. */
+  notice(code: string): void;
+  /** A run started here, or one a previous host left whose runner answered once this one picked it up. */
   runStarted(): void;
+  /** A run counted by runStarted ended. */
   runEnded(outcome: RunOutcome): void;
+  /** A run a previous host left, written down as interrupted as this one picks it up (its runner
+   * gone): neither started nor ended here. */
+  runInterruptedAtStart(): void;
   /** The session's usage grew by `added` (a model call counted, a run's end, a cancelled run's late end). */
   usage(added: Usage): void;
 };

@@ -184,11 +184,21 @@ function resumedNow(core: SessionCore): () => string | undefined {
 /** Picks up the run the store says was in flight when the host stopped: its events after the last
  * one stored are translated as if nothing had happened. When it cannot be found, it is written
  * down as interrupted. */
+/** Runs a previous host left and this one has not yet heard from: counted as started once their
+ * runner answers, as interrupted at start when it never does (SessionCounts). */
+const leftOver = new WeakSet<ActiveRun>();
+
+/** Counts `run` as started if a previous host left it and it was not counted yet. */
+function countLeftOver(core: SessionCore, run: ActiveRun): void {
+  if (leftOver.delete(run)) core.options.counts?.runStarted();
+}
+
 export function reattach(core: SessionCore, record: RunRecord): void {
   const cursor: RunCursor = { assistantMessageId: record.assistantMessageId, afterTool: record.afterTool, ...(record.live && { live: record.live }) };
   const prompt = record.prompt ?? core.state.messages[findMessage(core.state, record.userMessageId)]?.content ?? "";
   const run = newRun(cursor, { prompt, userMessageId: record.userMessageId, requestId: record.requestId, seenSeq: record.lastEventSeq });
   core.run = run;
+  leftOver.add(run);
   const requestId = record.requestId;
   if (!requestId) {
     interrupt(core);
@@ -218,6 +228,7 @@ async function drive(
         // A re-attached stream starts after the last event applied; anything older is skipped.
         if (event.seq <= run.seenSeq) continue;
         received++;
+        countLeftOver(core, run);
         if (event.type === "run.started") learnRequestId(core, run, event.requestId);
         if (isRunEnd(event)) return finish(core, run, event);
         const chosen = chosenModeOps(core.state, run, event);
@@ -381,7 +392,7 @@ export function interrupt(core: SessionCore): void {
   if (run) {
     settle(core, run, "interrupted", "the run was interrupted first");
   } else {
-    core.options.counts?.runEnded("interrupted");
+    core.options.counts?.runInterruptedAtStart();
     if (turn) core.transcript = withSynthesizedTurn(core.transcript, turn.prompt, turn.reply);
     core.runChanged();
     core.conversationChanged();
@@ -400,7 +411,15 @@ const RUN_SETTLED = new DOMException("the run is over", "AbortError");
  * ended (a piped chat) still hears. */
 function settle(core: SessionCore, run: ActiveRun, outcome: RunOutcome, undelivered: string, transcript?: TranscriptMessage[], transcriptId?: string): void {
   core.run = undefined;
-  core.options.counts?.runEnded(outcome);
+  // A run a previous host left that ends unheard from: interrupted at start when its runner is gone,
+  // else (cancelled, failed) started and ended here, so that started − ended stays the runs going.
+  if (leftOver.has(run) && outcome === "interrupted") {
+    leftOver.delete(run);
+    core.options.counts?.runInterruptedAtStart();
+  } else {
+    countLeftOver(core, run);
+    core.options.counts?.runEnded(outcome);
+  }
   run.controller.abort(RUN_SETTLED);
   if (transcript) {
     core.transcript = transcript;

@@ -139,7 +139,7 @@ export class HarnessSession {
     core.discard();
     for (const conn of core.connections) {
       try {
-        core.sendError(conn, reason, SESSION_DELETED);
+        core.sendNotice(conn, reason, SESSION_DELETED);
         conn.close?.(SESSION_DELETED_CLOSE, reason.slice(0, 120));
       } catch (error) {
         core.report(error, "closing a client of a deleted session");

@@ -192,6 +192,22 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   assert.equal(moved(ran, end, "harness_websocket_connections_total"), 0, "no refused handshake counts as a connection");
   assert.equal(value(end, "harness_runs_in_flight"), 0);
   assert.doesNotMatch(end.text, /metrics-user-x|metrics-session-y|a-secret-prompt-z/);
+
+  // The session deleted under its client: a notice, not a refusal; the client back later with the
+  // seq it held is told so on a socket closed at once, which no count of connections includes.
+  const deleted = await fetch(`${server.url}/sessions/metrics-session-y`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: "metrics-user-x" }) });
+  assert.equal(deleted.status, 200, await deleted.text());
+  await client.waitFor((c) => c.errors.some((e) => e.code === "session_deleted"), 10_000, "the deletion notice");
+  const back = await MinimalClient.connect(server.url, { userId: "metrics-user-x", sessionId: "metrics-session-y", since: client.seq });
+  t.after(() => back.close());
+  await back.waitFor((c) => c.closed, 10_000, "the socket to close");
+  assert.equal(back.errors[0]?.code, "session_deleted");
+  const gone = await scrape(server.url);
+  assert.equal(moved(end, gone, "harness_session_notices_total", { code: "session_deleted" }), 1);
+  assert.equal(moved(end, gone, "harness_commands_refused_total", { code: "session_deleted" }), 0);
+  assert.equal(moved(end, gone, "harness_websocket_closed_at_open_total", { reason: "session_deleted" }), 1);
+  assert.equal(moved(end, gone, "harness_websocket_connections_total"), 0);
+  assert.equal(gone.types.get("harness_runs_interrupted_at_start_total"), "counter");
 });
 
 test("a run waiting for approval shows as such, and a runner process that dies under its session is counted as exited unexpectedly", async (t) => {
@@ -229,6 +245,38 @@ test("a run waiting for approval shows as such, and a runner process that dies u
     { intervalMs: 100 },
   );
   assert.equal(value(after, "harness_runner_processes"), 0);
+});
+
+test("a run a previous server left with its runner gone is counted interrupted at start, neither started nor ended, so started less ended stays the runs in flight", async (t) => {
+  const dataDir = await newDataDir();
+  const env = { ...modelEnv(), HARNESS_RUNNER_IDLE_MS: "60000" };
+  const first = await startHarnessServer({ dataDir, env });
+  t.after(() => first.stop());
+  const ids = { userId: "ann", sessionId: "left" };
+  const client = await MinimalClient.connect(first.url, ids);
+  t.after(() => client.close());
+  fake().push({ toolUses: [{ name: "Bash", input: { command: "sleep 30" } }] });
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "sleep" });
+  await client.waitForState((s) => s.messages[1]?.toolCalls?.[0]?.status === "running", 30_000, "the command to run");
+  const pid = storedRunnerPid(dataDir, ids);
+  assert.ok(pid !== undefined, "a runner serves the run");
+  await first.stop("SIGKILL");
+  process.kill(pid, "SIGKILL");
+
+  const second = await startHarnessServer({ dataDir, env });
+  t.after(() => second.stop());
+  let after = await scrape(second.url);
+  await waitFor(
+    async () => {
+      after = await scrape(second.url);
+      return value(after, "harness_runs_interrupted_at_start_total") === 1;
+    },
+    "the run left to be written down as interrupted",
+    { intervalMs: 100 },
+  );
+  assert.equal(value(after, "harness_runs_started_total"), 0);
+  for (const outcome of ["completed", "error", "cancelled", "interrupted"]) assert.equal(value(after, "harness_runs_ended_total", { outcome }), 0, outcome);
+  assert.equal(value(after, "harness_runs_in_flight"), 0);
 });
 
 test("GET /metrics asks for the shared token where one is set, and refuses a person's own token: metrics are the whole server's", async (t) => {

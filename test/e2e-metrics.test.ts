@@ -180,6 +180,10 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   const oldVersion = await rawHttp(server.url, upgrade("/ws?userId=ann&sessionId=raw", { "sec-websocket-version": "7" }));
   assert.match(oldVersion, /^HTTP\/1\.1 400 /);
   assert.match(oldVersion, /sec-websocket-version: 13, 8/i);
+  assert.match(oldVersion, /"error":"bad WebSocket handshake: Missing or invalid Sec-WebSocket-Version header"/);
+  const posted = await rawHttp(server.url, upgrade("/ws?userId=ann&sessionId=raw").replace(/^GET/, "POST"));
+  assert.match(posted, /^HTTP\/1\.1 405 /);
+  assert.match(posted, /\r\nAllow: GET\r\n/i);
 
   const end = await scrape(server.url);
   assert.equal(moved(ran, end, "harness_runs_started_total"), 1);
@@ -189,6 +193,7 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   assert.equal(moved(ran, end, "harness_commands_received_total", { type: "configure" }), 1);
   assert.equal(moved(ran, end, "harness_commands_refused_total", { code: "bad_json" }), 1);
   assert.equal(moved(ran, end, "harness_websocket_handshakes_refused_total", { status: "400" }), 3);
+  assert.equal(moved(ran, end, "harness_websocket_handshakes_refused_total", { status: "405" }), 1);
   assert.equal(moved(ran, end, "harness_websocket_connections_total"), 0, "no refused handshake counts as a connection");
   assert.equal(value(end, "harness_runs_in_flight"), 0);
   assert.doesNotMatch(end.text, /metrics-user-x|metrics-session-y|a-secret-prompt-z/);

@@ -108,7 +108,7 @@ export function createHttpApp(options: {
     // The whole server's figures: for whoever holds the shared token, not a person's own.
     app.get("/metrics", (c) => {
       if (tokenUsers.get(c.req.raw) !== undefined) {
-        return c.json({ error: "GET /metrics is the whole server's: send the shared token (HARNESS_TOKEN), not a person's own" }, 403);
+        return c.json({ error: "GET /metrics is the whole server's: send the shared token (HARNESS_TOKEN) or the metrics token (HARNESS_METRICS_TOKEN), not a person's own" }, 403);
       }
       return c.body(metrics(), 200, { "content-type": EXPOSITION_CONTENT_TYPE });
     });

@@ -115,9 +115,9 @@ export function createWebSocketEndpoint(options: {
   // is refused by ws, which asks here rather than answer it itself: it is counted and answered as
   // the server's own refusals are.
   wss.on("wsClientError", (error, socket, req) => {
-    const status = req.method === "GET" ? 400 : 405;
+    if (req.method !== "GET") return refuseHandshake(socket, 405, `a WebSocket handshake is a GET, not a ${req.method}`, { Allow: "GET" });
     const versions = /Sec-WebSocket-Version/i.test(error.message) ? { "Sec-WebSocket-Version": "13, 8" } : undefined;
-    refuseHandshake(socket, status, `bad WebSocket handshake: ${error.message}`, versions);
+    refuseHandshake(socket, 400, `bad WebSocket handshake: ${error.message}`, versions);
   });
 
   function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {

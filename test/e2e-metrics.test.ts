@@ -284,6 +284,28 @@ test("a run a previous server left with its runner gone is counted interrupted a
   assert.equal(value(after, "harness_runs_in_flight"), 0);
 });
 
+test("a session that cannot be opened is said so on a socket closed 1011, counted as closed at open and not as a connection", async (t) => {
+  const dataDir = await newDataDir();
+  const server = await startHarnessServer({ dataDir, env: modelEnv() });
+  t.after(() => server.stop());
+  const made = await fetch(`${server.url}/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: "carol", sessionId: "bad" }) });
+  assert.equal(made.status, 201);
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(join(dataDir, "harness.db"));
+  db.prepare("UPDATE sessions SET state = '{not json' WHERE user_id = 'carol' AND session_id = 'bad'").run();
+  db.close();
+  const before = await scrape(server.url);
+  const client = await MinimalClient.connect(server.url, { userId: "carol", sessionId: "bad" });
+  t.after(() => client.close());
+  await client.waitFor((c) => c.closed, 10_000, "the socket to close");
+  assert.equal(client.closeCode, 1011);
+  assert.match(client.errors[0]?.message ?? "", /^cannot open session carol\/bad/);
+  const after = await scrape(server.url);
+  assert.equal(moved(before, after, "harness_websocket_closed_at_open_total", { reason: "cannot_open_session" }), 1);
+  assert.equal(moved(before, after, "harness_websocket_connections_total"), 0);
+  assert.equal(after.samples.filter((x) => x.name === "harness_websocket_handshakes_refused_total").length, 0, "no handshake refused");
+});
+
 test("GET /metrics asks for the shared token where one is set, and refuses a person's own token: metrics are the whole server's", async (t) => {
   const dataDir = await newDataDir();
   const shared = "shared-token-0123456789abcdef";

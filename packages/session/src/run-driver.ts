@@ -181,9 +181,6 @@ function resumedNow(core: SessionCore): () => string | undefined {
   return () => id;
 }
 
-/** Picks up the run the store says was in flight when the host stopped: its events after the last
- * one stored are translated as if nothing had happened. When it cannot be found, it is written
- * down as interrupted. */
 /** Runs a previous host left and this one has not yet heard from: counted as started once their
  * runner answers, as interrupted at start when it never does (SessionCounts). */
 const leftOver = new WeakSet<ActiveRun>();
@@ -193,6 +190,9 @@ function countLeftOver(core: SessionCore, run: ActiveRun): void {
   if (leftOver.delete(run)) core.options.counts?.runStarted();
 }
 
+/** Picks up the run the store says was in flight when the host stopped: its events after the last
+ * one stored are translated as if nothing had happened. When it cannot be found, it is written
+ * down as interrupted. */
 export function reattach(core: SessionCore, record: RunRecord): void {
   const cursor: RunCursor = { assistantMessageId: record.assistantMessageId, afterTool: record.afterTool, ...(record.live && { live: record.live }) };
   const prompt = record.prompt ?? core.state.messages[findMessage(core.state, record.userMessageId)]?.content ?? "";

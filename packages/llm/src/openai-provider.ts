@@ -13,6 +13,7 @@ import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssi
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { failAtOnce } from "./fail-at-once.ts";
+import { bodyFor, refusesStreamOptions, type ServerQuirks } from "./openai-stream-options.ts";
 import { shownURL } from "./shown-url.ts";
 import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
 
@@ -69,23 +70,31 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     // Failures reach the user once, in words, through the run; the SDK would also print them.
     logLevel: "off",
   });
+  const quirks: ServerQuirks = { refusesStreamOptions: false };
   const noWebSearch = `the web search tool is Anthropic's: ${settings.label} at ${shownURL(baseURL)} does not offer it`;
-  return { name, stream: (request) => (request.webSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(openAIWire(client, settings, request), settings, request)) };
+  return { name, stream: (request) => (request.webSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(openAIWire(client, settings, quirks, request), settings, request)) };
 }
 
-function openAIWire(client: OpenAI, settings: Settings, request: ModelRequest): WireStream<OpenAI.Chat.Completions.ChatCompletionChunk, OpenAIStreamState> {
+function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, request: ModelRequest): WireStream<OpenAI.Chat.Completions.ChatCompletionChunk, OpenAIStreamState> {
   const body = chatCompletionsRequest(request, settings);
   return {
     createState: createOpenAIStreamState,
     open: async (attempt, signal, onActivity) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      const send = (fetchOptions: EventStreamInit) =>
-        client.chat.completions.create(body, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse();
-      return openEventStream(
-        send,
-        (response) => expectEventStream(response, `${settings.label} API`),
-        (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal, { onData: onActivity }),
-      );
+      const open = () =>
+        openEventStream(
+          (fetchOptions: EventStreamInit) =>
+            client.chat.completions.create(bodyFor(body, quirks), { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse(),
+          (response) => expectEventStream(response, `${settings.label} API`),
+          (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal, { onData: onActivity }),
+        );
+      try {
+        return await open();
+      } catch (error) {
+        if (quirks.refusesStreamOptions || !refusesStreamOptions(error)) throw error;
+        quirks.refusesStreamOptions = true;
+        return open();
+      }
     },
     apply: applyChunk,
     message: openAIAssistantMessage,

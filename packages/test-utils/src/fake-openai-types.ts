@@ -67,4 +67,13 @@ export type FakeOpenAI = FakeModelServer<FakeOpenAIReply> & {
   requests: RecordedRequest[];
 };
 
-export type FakeOpenAIOptions = ScriptedReplies<FakeOpenAIReply>;
+/** Ways compatible servers differ from OpenAI's own, for every request the fake answers. */
+export type FakeOpenAIQuirks = {
+  /** Every request that sends `stream_options` is refused with a 400 naming it, as some servers
+   * and proxies do; it takes no scripted reply. */
+  rejectsStreamOptions?: boolean;
+  /** No usage is ever sent, even when asked for (older Ollama versions). */
+  noUsage?: boolean;
+};
+
+export type FakeOpenAIOptions = ScriptedReplies<FakeOpenAIReply> & { quirks?: FakeOpenAIQuirks };

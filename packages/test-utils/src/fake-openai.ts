@@ -10,6 +10,7 @@ import { errorBody } from "./fake-openai-wire.ts";
 const ROUTES: ReadonlySet<string> = new Set(["/v1/chat/completions", "/chat/completions"]);
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const quirks = options.quirks ?? {};
   const handle = async (incoming: Incoming, fake: FakeServer<FakeOpenAIReply>): Promise<void> => {
     const { req, res, path } = incoming;
     if (req.method !== "POST" || !ROUTES.has(path)) {
@@ -29,8 +30,13 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendOpenAIJson(res, 400, errorBody("invalid_request_error", invalid));
       return;
     }
+    const body = parsed.value as RequestBody;
+    if (quirks.rejectsStreamOptions && body.stream_options !== undefined) {
+      sendOpenAIJson(res, 400, errorBody("invalid_request_error", "Unrecognized request argument supplied: stream_options"));
+      return;
+    }
     const reply = fake.replyTo(recorded, index, res);
-    if (reply) await playOpenAIReply(reply, parsed.value as RequestBody, res);
+    if (reply) await playOpenAIReply(reply, quirks.noUsage ? { ...body, stream_options: undefined } : body, res);
   };
 
   const fake = await startFakeServer<FakeOpenAIReply>({

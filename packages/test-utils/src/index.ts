@@ -29,6 +29,7 @@ export type {
   FakeOpenAIHttpErrorReply,
   FakeOpenAIMessageReply,
   FakeOpenAIOptions,
+  FakeOpenAIQuirks,
   FakeOpenAIReply,
   FakeOpenAIStreamBreakReply,
   FakeOpenAIStreamErrorReply,

@@ -1,0 +1,35 @@
+// Quirks of OpenAI-compatible servers (vLLM, Ollama, llama.cpp, LM Studio, gateways) that the
+// provider smooths over, against the fake chat-completions server made to behave as they do.
+import assert from "node:assert/strict";
+import { test, type TestContext } from "node:test";
+import { type FakeOpenAIOptions, startFakeOpenAI } from "@harness/test-utils";
+import { createOpenAIProvider } from "./openai-provider.ts";
+import { collect, lastDone, retries, textOf } from "./test-support.ts";
+import type { ModelRequest } from "./types.ts";
+
+async function setup(t: TestContext, options: FakeOpenAIOptions) {
+  const fake = await startFakeOpenAI(options);
+  t.after(() => fake.close());
+  const provider = createOpenAIProvider({ baseURL: fake.url, retryBaseMs: 1, name: "ollama" }, {});
+  return { fake, provider };
+}
+
+const ask: ModelRequest = { model: "qwen3:8b", messages: [{ role: "user", content: "hello" }] };
+
+test("a server that refuses stream_options is asked again without it, once, and later requests leave it out", async (t) => {
+  const { fake, provider } = await setup(t, { quirks: { rejectsStreamOptions: true }, replies: [{ text: "first" }, { text: "second" }] });
+  const events = await collect(provider.stream(ask));
+  assert.equal(textOf(events), "first");
+  assert.equal(lastDone(events).stopReason, "end_turn");
+  assert.equal(retries(events).length, 0, "not a failure the user needs to hear of");
+  assert.deepEqual(fake.requests.map((r) => r.body.stream_options), [{ include_usage: true }, undefined]);
+  assert.equal(textOf(await collect(provider.stream(ask))), "second");
+  assert.equal(fake.requests.length, 3, "the provider remembers the server refuses it");
+});
+
+test("a 400 about something else is not sent again without stream_options", async (t) => {
+  const { fake, provider } = await setup(t, { replies: [{ kind: "http-error", status: 400, message: "messages: bad role" }, { text: "never" }] });
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.equal(done.stopReason, "error");
+  assert.equal(fake.requests.length, 1);
+});

@@ -13,6 +13,7 @@ export function addUsage(total: Usage, next: Usage): void {
   if (next.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + next.cacheWriteTokens;
   if (next.webSearchRequests !== undefined) total.webSearchRequests = (total.webSearchRequests ?? 0) + next.webSearchRequests;
   if (next.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + next.costUsd;
+  if (next.unreportedCalls) total.unreportedCalls = (total.unreportedCalls ?? 0) + next.unreportedCalls;
 }
 
 /** One model call's usage with its price: the provider's own `costUsd`, else the list price of

@@ -33,3 +33,18 @@ test("a 400 about something else is not sent again without stream_options", asyn
   assert.equal(done.stopReason, "error");
   assert.equal(fake.requests.length, 1);
 });
+
+test("a server that never sends usage leaves the call's usage marked as not reported, not as 0 tokens", async (t) => {
+  const { provider } = await setup(t, { quirks: { noUsage: true }, replies: [{ text: "no counts" }] });
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.equal(done.stopReason, "end_turn");
+  assert.equal(done.usage.unreportedCalls, 1);
+});
+
+test("a server that sends usage in the last chunk has it counted, and nothing is marked unknown", async (t) => {
+  const { provider } = await setup(t, { replies: [{ text: "counted", usage: { prompt_tokens: 40, completion_tokens: 7 } }] });
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.equal(done.usage.inputTokens, 40);
+  assert.equal(done.usage.outputTokens, 7);
+  assert.equal(done.usage.unreportedCalls, undefined);
+});

@@ -35,6 +35,7 @@ export type OpenAIStreamState = AttemptState & {
   /** The reasoning streamed, and the field it came in, to send back (see REASONING_SIGNATURE). */
   reasoning: string;
   reasoningField: ReasoningField;
+  usageReported: boolean;
 };
 
 export type ReasoningField = "reasoning_content" | "reasoning";
@@ -57,11 +58,14 @@ export function createOpenAIStreamState(): OpenAIStreamState {
     refused: false,
     reasoning: "",
     reasoningField: "reasoning_content",
+    usageReported: false,
   };
 }
 
 export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent | ModelEvent[] | undefined {
   if (chunk.usage) applyUsage(state, chunk.usage);
+  // Until a chunk brings usage, the call's usage is not known (see Usage.unreportedCalls).
+  else if (!state.usageReported) state.usage.unreportedCalls = 1;
   const choice = chunk.choices?.[0];
   if (!choice) return undefined;
   const delta = choice.delta;
@@ -180,6 +184,8 @@ function endTool(state: OpenAIStreamState, tool: ToolAcc, out: ModelEvent[], par
 
 /** prompt_tokens counts cached tokens too; inputTokens does not (as in Anthropic's usage). */
 function applyUsage(state: OpenAIStreamState, usage: OpenAI.CompletionUsage): void {
+  state.usageReported = true;
+  delete state.usage.unreportedCalls;
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
   state.usage.inputTokens = Math.max(0, (usage.prompt_tokens ?? 0) - cached);
   state.usage.outputTokens = usage.completion_tokens ?? 0;

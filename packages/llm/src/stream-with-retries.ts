@@ -218,5 +218,6 @@ function sumUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadTokens: (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0),
     cacheWriteTokens: (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0),
+    ...((a.unreportedCalls || b.unreportedCalls) && { unreportedCalls: (a.unreportedCalls ?? 0) + (b.unreportedCalls ?? 0) }),
   };
 }

@@ -125,6 +125,9 @@ export const UsageSchema = z.object({
   /** Anthropic's server-side web searches ($10 per 1,000 on top of the tokens, in `costUsd`). */
   webSearchRequests: z.number().optional(),
   costUsd: z.number().optional(),
+  /** Model calls whose server reported no usage (some OpenAI-compatible servers never do): their
+   * tokens are missing from the counts, which are then a lower bound, not a measure. */
+  unreportedCalls: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -8,6 +8,7 @@ export function costReport(spent: ConversationSpend, now = Date.now()): string {
   const { usage } = spent;
   const cost = usage.costUsd === undefined && spent.calls > 0 ? "not known (the price of the model is not known)" : `$${(usage.costUsd ?? 0).toFixed(4)}`;
   const searches = usage.webSearchRequests ? `, ${usage.webSearchRequests} web search${usage.webSearchRequests === 1 ? "" : "es"}` : "";
+  const unknown = usage.unreportedCalls ? ` — not known for ${usage.unreportedCalls} of ${spent.calls} model call${spent.calls === 1 ? "" : "s"} (their server reported no usage)` : "";
   const rows: [string, string][] = [
     ["Total cost:", cost],
     ["Total duration (API):", duration(spent.apiMs)],
@@ -15,7 +16,7 @@ export function costReport(spent: ConversationSpend, now = Date.now()): string {
     ["Model calls:", String(spent.calls)],
     [
       "Usage:",
-      `${tokenCount(usage.inputTokens)} input, ${tokenCount(usage.outputTokens)} output, ${tokenCount(usage.cacheReadTokens ?? 0)} cache read, ${tokenCount(usage.cacheWriteTokens ?? 0)} cache write${searches}`,
+      `${tokenCount(usage.inputTokens)} input, ${tokenCount(usage.outputTokens)} output, ${tokenCount(usage.cacheReadTokens ?? 0)} cache read, ${tokenCount(usage.cacheWriteTokens ?? 0)} cache write${searches}${unknown}`,
     ],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));

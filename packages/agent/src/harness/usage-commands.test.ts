@@ -99,6 +99,17 @@ test("/cost counts the conversation's web searches, whose fee is in its cost", a
   assert.match(result.result, /1\.0k input, 100 output, 0 cache read, 0 cache write, 2 web searches/);
 });
 
+test("/cost says the usage is not known when a model's server reported none, instead of counting 0 tokens", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const reported = { inputTokens: 1000, outputTokens: 100 };
+  const first = await runInProject(project, [{ toolCalls: [{ name: "Read", input: { file_path: "CLAUDE.md" } }], usage: reported }, { text: "Read it.", usage: { inputTokens: 0, outputTokens: 0, unreportedCalls: 1 } }], { resources, model: "ollama/qwen3:8b" });
+  const { result } = await runInProject(project, [], { prompt: "/cost", resources, history: first.result.transcript });
+  assert.match(result.result, /Model calls:\s+2\b/);
+  assert.match(result.result, /Usage:\s+1\.0k input, 100 output, 0 cache read, 0 cache write — not known for 1 of 2 model calls \(their server reported no usage\)/);
+});
+
 test("/cost at the start of a conversation says nothing has been spent", async (t) => {
   const project = await tempProject(t);
   const { provider, result } = await runInProject(project, [], { prompt: "/cost" });

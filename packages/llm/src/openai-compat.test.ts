@@ -5,7 +5,7 @@ import { test, type TestContext } from "node:test";
 import { type FakeOpenAIOptions, startFakeOpenAI } from "@harness/test-utils";
 import { createOpenAIProvider } from "./openai-provider.ts";
 import { collect, lastDone, retries, textOf } from "./test-support.ts";
-import type { ModelRequest } from "./types.ts";
+import type { ModelEvent, ModelRequest } from "./types.ts";
 
 async function setup(t: TestContext, options: FakeOpenAIOptions) {
   const fake = await startFakeOpenAI(options);
@@ -47,4 +47,36 @@ test("a server that sends usage in the last chunk has it counted, and nothing is
   assert.equal(done.usage.inputTokens, 40);
   assert.equal(done.usage.outputTokens, 7);
   assert.equal(done.usage.unreportedCalls, undefined);
+});
+
+const thinkingOf = (events: ModelEvent[]) => events.map((e) => (e.type === "thinking-delta" ? e.text : "")).join("");
+
+test("<think>…</think> at the start of the content (a reasoning model without a parser) is thinking, not reply text, however the tags are cut", async (t) => {
+  const pieces = ["\n<th", "ink>\nLet me", " count.</th", "ink>", "\n\n", "The answer", " is 4."];
+  const { provider } = await setup(t, { replies: [{ text: pieces }] });
+  const events = await collect(provider.stream(ask));
+  assert.equal(textOf(events), "The answer is 4.");
+  assert.equal(thinkingOf(events), "Let me count.");
+  const done = lastDone(events);
+  assert.deepEqual(done.message.content, [
+    { type: "thinking", thinking: "Let me count.", signature: "openai-compatible:content" },
+    { type: "text", text: "The answer is 4." },
+  ]);
+});
+
+test("<think> elsewhere in the content is left in the reply, and a reply that only starts like the tag is text", async (t) => {
+  const { provider } = await setup(t, { replies: [{ text: ["Use ", "<think> tags"] }, { text: ["<th", "is is html>"] }] });
+  assert.equal(textOf(await collect(provider.stream(ask))), "Use <think> tags");
+  assert.equal(textOf(await collect(provider.stream(ask))), "<this is html>");
+});
+
+test("thinking in tags is not sent back to the server with the reply", async (t) => {
+  const { fake, provider } = await setup(t, { replies: [{ text: "<think>hmm</think>Hello." }, { text: "again" }] });
+  const first = lastDone(await collect(provider.stream(ask)));
+  await collect(provider.stream({ ...ask, messages: [...ask.messages, first.message, { role: "user", content: "and?" }] }));
+  assert.deepEqual(fake.requests[1].body.messages, [
+    { role: "user", content: "hello" },
+    { role: "assistant", content: "Hello." },
+    { role: "user", content: "and?" },
+  ]);
 });

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { AttemptState } from "./stream-with-retries.ts";
 import { badInputMessage, parseToolInput } from "./tool-input.ts";
+import { createThinkTags, flushContent, splitContent, type ThinkTags } from "./think-tags.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "./types.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -36,13 +37,17 @@ export type OpenAIStreamState = AttemptState & {
   reasoning: string;
   reasoningField: ReasoningField;
   usageReported: boolean;
+  /** Reasoning in <think> tags at the start of the content (see think-tags.ts). */
+  thinkTags: ThinkTags;
 };
 
-export type ReasoningField = "reasoning_content" | "reasoning";
+/** "content": the reasoning came in <think> tags in the content, and does not go back. */
+export type ReasoningField = "reasoning_content" | "reasoning" | "content";
 
 /** The `signature` of a thinking block that holds an OpenAI-compatible server's reasoning, after
  * the field it came in: it goes back to such a server in that field (DeepSeek refuses a tool call's
- * follow-up without it), and never to Anthropic, which would refuse it as a forged signature. */
+ * follow-up without it), but for reasoning that came in <think> tags in the content, which goes
+ * back nowhere; and never to Anthropic, which would refuse it as a forged signature. */
 export const REASONING_SIGNATURE = "openai-compatible:";
 
 export function createOpenAIStreamState(): OpenAIStreamState {
@@ -59,6 +64,7 @@ export function createOpenAIStreamState(): OpenAIStreamState {
     reasoning: "",
     reasoningField: "reasoning_content",
     usageReported: false,
+    thinkTags: createThinkTags(),
   };
 }
 
@@ -70,7 +76,7 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
   if (!choice) return undefined;
   const delta = choice.delta;
   // The hot path: a chunk of text and nothing else.
-  if (delta?.content && !delta.tool_calls && !choice.finish_reason && !delta.refusal && !hasReasoning(delta as ReasoningDelta)) {
+  if (delta?.content && state.thinkTags.mode === "text" && !delta.tool_calls && !choice.finish_reason && !delta.refusal && !hasReasoning(delta as ReasoningDelta)) {
     state.text += delta.content;
     return { type: "text-delta", text: delta.content };
   }
@@ -82,10 +88,8 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
       state.reasoningField = content ? "reasoning_content" : "reasoning";
       out.push({ type: "thinking-delta", text: (content || reasoning)! });
     }
-    if (delta.content) {
-      state.text += delta.content;
-      out.push({ type: "text-delta", text: delta.content });
-    }
+    if (delta.content) addContent(state, splitContent(state.thinkTags, delta.content), out);
+    else if (delta.tool_calls || delta.refusal) addContent(state, flushContent(state.thinkTags), out);
     if (delta.refusal) {
       state.refused = true;
       state.text += delta.refusal;
@@ -99,7 +103,21 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
   return out.length === 0 ? undefined : out.length === 1 ? out[0] : out;
 }
 
+/** Content as the think-tags reader split it: thinking, then text. */
+function addContent(state: OpenAIStreamState, { thinking, text }: { thinking: string; text: string }, out: ModelEvent[]): void {
+  if (thinking) {
+    state.reasoning += thinking;
+    state.reasoningField = "content";
+    out.push({ type: "thinking-delta", text: thinking });
+  }
+  if (text) {
+    state.text += text;
+    out.push({ type: "text-delta", text });
+  }
+}
+
 function finish(state: OpenAIStreamState, reason: string | null, out: ModelEvent[]): void {
+  addContent(state, flushContent(state.thinkTags), out);
   state.finishReason = reason;
   for (const tool of state.tools) {
     if (tool.input === undefined && state.fatal === undefined) endTool(state, tool, out);
@@ -111,7 +129,7 @@ function finish(state: OpenAIStreamState, reason: string | null, out: ModelEvent
  * which some compatible servers leave out: a reply with something in it ends there, its tool calls
  * with it. An empty one stays incomplete, to be tried again. */
 export function endWithoutFinishReason(state: OpenAIStreamState): ModelEvent[] | undefined {
-  if (state.fatal !== undefined || (state.text === "" && state.tools.length === 0)) return undefined;
+  if (state.fatal !== undefined || (state.text === "" && state.thinkTags.held.trim() === "" && state.tools.length === 0)) return undefined;
   const out: ModelEvent[] = [];
   finish(state, null, out);
   return out;

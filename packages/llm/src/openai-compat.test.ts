@@ -80,3 +80,55 @@ test("thinking in tags is not sent back to the server with the reply", async (t)
     { role: "user", content: "and?" },
   ]);
 });
+
+test("an error inside a 200 stream with an HTTP status as its code (OpenRouter) is retried only when that status would be", async (t) => {
+  const { fake, provider } = await setup(t, {
+    replies: [
+      { kind: "stream-error", statusCode: 502, message: "Provider returned error" },
+      { text: "recovered" },
+      { kind: "stream-error", statusCode: 400, message: "Provider returned error: invalid tool schema" },
+      { text: "never" },
+    ],
+  });
+  const first = await collect(provider.stream(ask));
+  assert.equal(retries(first)[0]?.reason, "Ollama API stream error (502): Provider returned error");
+  assert.equal(textOf(first), "recovered");
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.equal(done.stopReason, "error");
+  assert.equal(done.errorMessage, "Ollama API stream error (400): Provider returned error: invalid tool schema");
+  assert.equal(done.error?.kind, "invalid_request");
+  assert.equal(fake.requests.length, 3);
+});
+
+/** The error message a run ends with when the server answers `status` with `message`. */
+async function failureFor(t: TestContext, status: number, message: string, extra: { code?: string; errorType?: string } = {}): Promise<string> {
+  const { provider } = await setup(t, { replies: [{ kind: "http-error", status, message, code: null, ...extra }] });
+  return lastDone(await collect(provider.stream({ ...ask, tools: [{ name: "Read", description: "Reads", input_schema: { type: "object" } }] }))).errorMessage ?? "";
+}
+
+test("a model Ollama has not pulled: the message gives the command that pulls it", async (t) => {
+  const message = await failureFor(t, 404, 'model "qwen3:8b" not found, try pulling it first');
+  assert.match(message, /^Ollama API error 404 \(\w+\): model "qwen3:8b" not found, try pulling it first — run `ollama pull qwen3:8b` where Ollama runs$/);
+});
+
+test("a model or server that takes no tools: the message names the model and says the agent needs them", async (t) => {
+  const ollama = await failureFor(t, 400, "registry.ollama.ai/library/qwen3:8b does not support tools");
+  assert.match(ollama, /does not support tools — the model "qwen3:8b" cannot be given tools, which the agent needs: choose a model that supports tool calling$/);
+  const vllm = await failureFor(t, 400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set');
+  assert.match(vllm, /to be set — the model "qwen3:8b" cannot be given tools, which the agent needs: start vLLM with --enable-auto-tool-choice and the --tool-call-parser of this model$/);
+});
+
+test("a conversation longer than the model's context window, in each server's words: the message says what to do", async (t) => {
+  const wordings: [string, { code?: string; errorType?: string }][] = [
+    ["This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", { code: "context_length_exceeded" }],
+    ["This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", {}],
+    ["the request exceeds the available context size, try increasing it", { errorType: "exceed_context_size_error" }],
+    ["Please reduce the length of the messages or completion.", {}],
+    ["Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens", {}],
+  ];
+  for (const [wording, extra] of wordings) {
+    const message = await failureFor(t, 400, wording, extra);
+    assert.ok(message.includes(wording), message);
+    assert.match(message, / — the conversation does not fit the model's context window: \/compact it or start a new one, and set HARNESS_CONTEXT_WINDOW to the model's window \(in tokens\) so that conversations are compacted before they outgrow it$/, wording);
+  }
+});

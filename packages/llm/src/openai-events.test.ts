@@ -47,11 +47,11 @@ test("a chunk with an error, or an error event, ends the stream with the SDK's e
   const inChunk = await eventStream(t, [chunk("partial"), `data: ${JSON.stringify({ error })}\n\n`, chunk("never")]);
   const first = await collect(openAIEvents(inChunk.res, inChunk.headers));
   assert.deepEqual(contentOf(first.events), ["partial"]);
-  assert.match(openAIStreamFailure(first.error, "Ollama").description, /model overloaded/);
+  assert.match(openAIStreamFailure(first.error, "Ollama", "qwen3").description, /model overloaded/);
 
   const named = await eventStream(t, [`event: error\ndata: ${JSON.stringify({ error })}\n\n`]);
   const second = await collect(openAIEvents(named.res, named.headers));
-  assert.match(openAIStreamFailure(second.error, "Ollama").description, /model overloaded/);
+  assert.match(openAIStreamFailure(second.error, "Ollama", "qwen3").description, /model overloaded/);
 });
 
 test("data that is not JSON, or not a JSON object, fails the stream", async (t) => {

@@ -99,8 +99,8 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     apply: applyChunk,
     message: openAIAssistantMessage,
     stopReason: openAIStopReason,
-    requestFailure: (error) => openAIRequestFailure(error, settings.label, settings.baseURL),
-    streamFailure: (error) => openAIStreamFailure(error, settings.label),
+    requestFailure: (error) => openAIRequestFailure(error, settings.label, settings.baseURL, request.model),
+    streamFailure: (error) => openAIStreamFailure(error, settings.label, request.model),
     incompleteDescription: "the model stream ended before a finish_reason",
     endedEarly: endWithoutFinishReason,
   };

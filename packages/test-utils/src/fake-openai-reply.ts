@@ -40,7 +40,9 @@ export async function playOpenAIReply(reply: FakeOpenAIReply, body: RequestBody,
       res.write(events.join(""), () => res.destroy());
       return;
     }
-    res.end(events.join("") + errorEvent(reply.errorType ?? "server_error", reply.message ?? defaultErrorMessage(500)));
+    const message = reply.message ?? defaultErrorMessage(500);
+    const error = reply.statusCode === undefined ? errorEvent(reply.errorType ?? "server_error", message) : `data: ${JSON.stringify({ error: { code: reply.statusCode, message } })}\n\n`;
+    res.end(events.join("") + error);
     return;
   }
   if (streaming) await streamCompletion(reply, body, writer, res);

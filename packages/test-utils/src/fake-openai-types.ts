@@ -53,6 +53,8 @@ export type FakeOpenAIStreamErrorReply = {
   /** Default "server_error". */
   errorType?: string;
   message?: string;
+  /** OpenRouter's shape: the error has an HTTP status as its `code` and no `type`. */
+  statusCode?: number;
 };
 
 /** The connection is cut mid-stream, after `afterText` (if any) was sent. */

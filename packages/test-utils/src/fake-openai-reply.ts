@@ -78,10 +78,10 @@ function usageFor(body: RequestBody, usage: FakeOpenAIUsage | undefined, outputC
   };
 }
 
-type PreparedCall = { id: string; call: FakeOpenAIToolCall; json: string };
+type PreparedCall = { id: string | undefined; call: FakeOpenAIToolCall; json: string };
 
 function prepareCalls(calls: FakeOpenAIToolCall[] | undefined): PreparedCall[] {
-  return (calls ?? []).map((call) => ({ id: call.id ?? newOpenAIId("call"), call, json: call.argumentsJson ?? JSON.stringify(call.arguments) }));
+  return (calls ?? []).map((call) => ({ id: call.id === null ? undefined : (call.id ?? newOpenAIId("call")), call, json: call.argumentsJson ?? JSON.stringify(call.arguments) }));
 }
 
 async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody, writer: ChunkWriter, res: ServerResponse): Promise<void> {
@@ -102,7 +102,7 @@ async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody
   for (let index = 0; index < calls.length; index++) {
     const { id, call, json } = calls[index];
     outputChars += json.length;
-    const head: WireToolCall = { index, id, type: "function", function: { name: call.name, arguments: call.inline ? json : "" } };
+    const head: WireToolCall = { index, ...(id !== undefined && { id }), type: "function", function: { name: call.name, arguments: call.inline ? json : "" } };
     await send(writer.delta({ tool_calls: [head] }));
     if (call.inline) continue;
     for (const piece of splitIntoChunks(json, call.chunks ?? 3)) {

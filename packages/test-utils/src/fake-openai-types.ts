@@ -4,8 +4,9 @@
 import type { FakeModelServer, RecordedRequest, ScriptedReplies, ScriptedText } from "./fake-server-core.ts";
 
 export type FakeOpenAIToolCall = {
-  /** Defaults to a unique "call_…" id. */
-  id?: string;
+  /** Defaults to a unique "call_…" id. null: the call's chunks carry no id (llama.cpp, some Ollama
+   * versions). */
+  id?: string | null;
   name: string;
   arguments: Record<string, unknown>;
   /** How many chunks carry the arguments after the chunk that names the call (default 3). */

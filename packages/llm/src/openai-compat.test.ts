@@ -132,3 +132,22 @@ test("a conversation longer than the model's context window, in each server's wo
     assert.match(message, / — the conversation does not fit the model's context window: \/compact it or start a new one, and set HARNESS_CONTEXT_WINDOW to the model's window \(in tokens\) so that conversations are compacted before they outgrow it$/, wording);
   }
 });
+
+test("a server that refuses the output limit's field is asked again with the other one, once, and keeps to it", async (t) => {
+  for (const [refused, taken] of [["max_tokens", "max_completion_tokens"], ["max_completion_tokens", "max_tokens"]] as const) {
+    const fake = await startFakeOpenAI({ quirks: { refusesTokensField: refused }, replies: [{ text: "one" }, { text: "two" }] });
+    t.after(() => fake.close());
+    const provider = createOpenAIProvider({ baseURL: fake.url, retryBaseMs: 1, maxTokensField: refused }, {});
+    const limited = { ...ask, maxTokens: 500 };
+    assert.equal(textOf(await collect(provider.stream(limited))), "one");
+    assert.equal(textOf(await collect(provider.stream(limited))), "two");
+    assert.deepEqual(fake.requests.map((r) => [r.body[refused], r.body[taken]]), [[500, undefined], [undefined, 500], [undefined, 500]]);
+  }
+});
+
+test("a server that refuses both limits' fields ends with its own error after trying each once", async (t) => {
+  const { fake, provider } = await setup(t, { replies: [1, 2, 3].map(() => ({ kind: "http-error" as const, status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model." })) });
+  const done = lastDone(await collect(provider.stream({ ...ask, maxTokens: 10 })));
+  assert.equal(done.stopReason, "error");
+  assert.equal(fake.requests.length, 2);
+});

@@ -13,7 +13,7 @@ import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssi
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
 import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
 import { failAtOnce } from "./fail-at-once.ts";
-import { bodyFor, refusesStreamOptions, type ServerQuirks } from "./openai-stream-options.ts";
+import { bodyFor, learnRefusal, type ServerQuirks } from "./openai-refused-fields.ts";
 import { shownURL } from "./shown-url.ts";
 import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
 
@@ -81,19 +81,20 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     createState: createOpenAIStreamState,
     open: async (attempt, signal, onActivity) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
-      const open = () =>
-        openEventStream(
-          (fetchOptions: EventStreamInit) =>
-            client.chat.completions.create(bodyFor(body, quirks), { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse(),
-          (response) => expectEventStream(response, `${settings.label} API`),
-          (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal, { onData: onActivity }),
-        );
-      try {
-        return await open();
-      } catch (error) {
-        if (quirks.refusesStreamOptions || !refusesStreamOptions(error)) throw error;
-        quirks.refusesStreamOptions = true;
-        return open();
+      // A field the server refuses is left out or swapped (see openai-refused-fields.ts): each
+      // lesson is learned once, so this ends.
+      for (;;) {
+        const sent = bodyFor(body, quirks);
+        try {
+          return await openEventStream(
+            (fetchOptions: EventStreamInit) =>
+              client.chat.completions.create(sent, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse(),
+            (response) => expectEventStream(response, `${settings.label} API`),
+            (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal, { onData: onActivity }),
+          );
+        } catch (error) {
+          if (!learnRefusal(error, sent, quirks)) throw error;
+        }
       }
     },
     apply: applyChunk,

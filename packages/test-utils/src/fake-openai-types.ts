@@ -75,6 +75,9 @@ export type FakeOpenAIQuirks = {
   /** Every request that sends `stream_options` is refused with a 400 naming it, as some servers
    * and proxies do; it takes no scripted reply. */
   rejectsStreamOptions?: boolean;
+  /** A request that sends this field is refused with a 400 in OpenAI's words (OpenAI's reasoning
+   * models refuse max_tokens; some servers do not know max_completion_tokens). */
+  refusesTokensField?: "max_tokens" | "max_completion_tokens";
   /** No usage is ever sent, even when asked for (older Ollama versions). */
   noUsage?: boolean;
 };

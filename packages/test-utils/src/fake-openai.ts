@@ -35,6 +35,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendOpenAIJson(res, 400, errorBody("invalid_request_error", "Unrecognized request argument supplied: stream_options"));
       return;
     }
+    const field = quirks.refusesTokensField;
+    if (field && body[field] !== undefined) {
+      const other = field === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+      sendOpenAIJson(res, 400, errorBody("invalid_request_error", `Unsupported parameter: '${field}' is not supported with this model. Use '${other}' instead.`, "unsupported_parameter"));
+      return;
+    }
     const reply = fake.replyTo(recorded, index, res);
     if (reply) await playOpenAIReply(reply, quirks.noUsage ? { ...body, stream_options: undefined } : body, res);
   };

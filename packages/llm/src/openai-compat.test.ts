@@ -151,3 +151,17 @@ test("a server that refuses both limits' fields ends with its own error after tr
   assert.equal(done.stopReason, "error");
   assert.equal(fake.requests.length, 2);
 });
+
+test("a body that ends without [DONE]: whole with its finish_reason, broken without one", async (t) => {
+  const { fake, provider } = await setup(t, { replies: [{ text: "whole", omitDone: true }, { text: "cut sho", finishReason: null, omitDone: true }, { finishReason: null, omitDone: true }, { text: "again" }] });
+  const whole = lastDone(await collect(provider.stream(ask)));
+  assert.equal(whole.stopReason, "end_turn");
+  const cut = lastDone(await collect(provider.stream(ask)));
+  assert.equal(cut.stopReason, "error");
+  assert.equal(cut.errorMessage, "model stream broke after partial output: the model stream ended before a finish_reason");
+  assert.deepEqual(cut.message.content, [{ type: "text", text: "cut sho" }]);
+  const empty = await collect(provider.stream(ask));
+  assert.equal(retries(empty).length, 1, "nothing was shown: it is asked again");
+  assert.equal(textOf(empty), "again");
+  assert.equal(fake.requests.length, 4);
+});

@@ -11,9 +11,13 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
 /** The chunks of `res`, a 2xx text/event-stream answer of a chat-completions endpoint (see
  * socketEvents). */
-export function openAIEvents(res: IncomingMessage, headers: Headers, signal?: AbortSignal, options: { endGraceMs?: number; onData?: () => void } = {}): AsyncIterable<Chunk> {
+export function openAIEvents(res: IncomingMessage, headers: Headers, signal?: AbortSignal, options: { endGraceMs?: number; onData?: () => void; onDone?: () => void } = {}): AsyncIterable<Chunk> {
+  const { onDone, ...rest } = options;
   return socketEvents<Chunk>(res, signal, ({ event, data }) => {
-    if (data === "[DONE]") return { end: true };
+    if (data === "[DONE]") {
+      onDone?.();
+      return { end: true };
+    }
     const parsed = parseJson(data);
     if (parsed === undefined) return { error: new SyntaxError("Error reading response: malformed server-sent event JSON.") };
     const body = parsed as { error?: unknown } | null;
@@ -22,5 +26,5 @@ export function openAIEvents(res: IncomingMessage, headers: Headers, signal?: Ab
     if (body?.error) return { error: new APIError(undefined, body.error as object, undefined, headers) };
     if (typeof parsed !== "object" || parsed === null) return { error: new SyntaxError(`Error reading response: a chunk that is not a JSON object: ${data.slice(0, 200)}`) };
     return { event: parsed as Chunk };
-  }, { takeUnfinishedLast: true, ...options });
+  }, { takeUnfinishedLast: true, ...rest });
 }

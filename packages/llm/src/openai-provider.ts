@@ -77,10 +77,14 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
 
 function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, request: ModelRequest): WireStream<OpenAI.Chat.Completions.ChatCompletionChunk, OpenAIStreamState> {
   const body = chatCompletionsRequest(request, settings);
+  // Whether the last attempt's body said [DONE] (attempts run one after another); unknown, so
+  // taken as said, when the SDK read it (it does not tell).
+  let saidDone = false;
   return {
     createState: createOpenAIStreamState,
     open: async (attempt, signal, onActivity) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
+      saidDone = true;
       // A field the server refuses is left out or swapped (see openai-refused-fields.ts): each
       // lesson is learned once, so this ends.
       for (;;) {
@@ -90,7 +94,10 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
             (fetchOptions: EventStreamInit) =>
               client.chat.completions.create(sent, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse(),
             (response) => expectEventStream(response, `${settings.label} API`),
-            (socket, responseHeaders) => openAIEvents(socket, responseHeaders, signal, { onData: onActivity }),
+            (socket, responseHeaders) => {
+              saidDone = false;
+              return openAIEvents(socket, responseHeaders, signal, { onData: onActivity, onDone: () => (saidDone = true) });
+            },
           );
         } catch (error) {
           if (!learnRefusal(error, sent, quirks)) throw error;
@@ -103,7 +110,9 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     requestFailure: (error) => openAIRequestFailure(error, settings.label, settings.baseURL, request.model),
     streamFailure: (error) => openAIStreamFailure(error, settings.label, request.model),
     incompleteDescription: "the model stream ended before a finish_reason",
-    endedEarly: endWithoutFinishReason,
+    // Some servers leave out the finish_reason, but not [DONE] too: a body that ends without either
+    // was cut short (a proxy's timeout, a server that died), however cleanly it closed.
+    endedEarly: (state) => (saidDone ? endWithoutFinishReason(state) : undefined),
   };
 }
 

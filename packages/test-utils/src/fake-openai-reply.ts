@@ -112,7 +112,7 @@ async function streamCompletion(reply: FakeOpenAIMessageReply, body: RequestBody
   }
   if (reply.finishReason !== null) await send(writer.delta({}, finishReasonOf(reply)));
   if (includesUsage(body)) await send(writer.usage(usageFor(body, reply.usage, outputChars)));
-  if (!res.destroyed) res.end(DONE_EVENT);
+  if (!res.destroyed) res.end(reply.omitDone ? undefined : DONE_EVENT);
 }
 
 async function sendCompletion(reply: FakeOpenAIMessageReply, body: RequestBody, res: ServerResponse): Promise<void> {

@@ -29,6 +29,8 @@ export type FakeOpenAIMessageReply = ScriptedText & {
   /** Default "tool_calls" when toolCalls are given, else "stop". null: a stream sends no chunk with
    * a finish_reason (it ends with [DONE] alone), as some compatible servers do. */
   finishReason?: string | null;
+  /** The body just ends, without `data: [DONE]`. */
+  omitDone?: boolean;
   /** Sent in a final chunk when the request asks for stream_options.include_usage; defaults are
    * estimated from the request and reply sizes. */
   usage?: FakeOpenAIUsage;

@@ -3,14 +3,14 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIOptions, startFakeOpenAI } from "@harness/test-utils";
-import { createOpenAIProvider } from "./openai-provider.ts";
+import { createOpenAIProvider, type OpenAIProviderOptions } from "./openai-provider.ts";
 import { collect, lastDone, retries, textOf } from "./test-support.ts";
 import type { ModelEvent, ModelRequest } from "./types.ts";
 
-async function setup(t: TestContext, options: FakeOpenAIOptions) {
+async function setup(t: TestContext, options: FakeOpenAIOptions, providerOptions: OpenAIProviderOptions = {}) {
   const fake = await startFakeOpenAI(options);
   t.after(() => fake.close());
-  const provider = createOpenAIProvider({ baseURL: fake.url, retryBaseMs: 1, name: "ollama" }, {});
+  const provider = createOpenAIProvider({ baseURL: fake.url, retryBaseMs: 1, name: "ollama", ...providerOptions }, {});
   return { fake, provider };
 }
 
@@ -164,4 +164,11 @@ test("a body that ends without [DONE]: whole with its finish_reason, broken with
   assert.equal(retries(empty).length, 1, "nothing was shown: it is asked again");
   assert.equal(textOf(empty), "again");
   assert.equal(fake.requests.length, 4);
+});
+
+test("a proxy's HTML error page is named by its title, with no error type made up for it", async (t) => {
+  const html = "<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>";
+  const { provider } = await setup(t, { replies: [1, 2].map(() => ({ kind: "http-error" as const, status: 502, html })) }, { maxRetries: 1 });
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.match(done.errorMessage ?? "", /^Ollama API error 502: the server answered with an HTML page, "502 Bad Gateway" \(a proxy or gateway in between\?\)/);
 });

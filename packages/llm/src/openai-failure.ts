@@ -24,7 +24,8 @@ export function openAIRequestFailure(error: unknown, label: string, baseURL: str
     return { description: `could not connect to the ${label} API at ${shownURL(baseURL)}: ${rootCause(error)}`, retryable: true };
   }
   if (error instanceof APIError && error.status !== undefined) {
-    const failure = statusFailure(`${label} API error ${error.status} (${errorKind(error)}): ${apiMessage(error)}${hintFor(error, error.status, model)}`, error.status, error.headers, error.code || error.type);
+    const kind = error.code || error.type ? ` (${errorKind(error)})` : "";
+    const failure = statusFailure(`${label} API error ${error.status}${kind}: ${apiMessage(error)}${hintFor(error, error.status, model)}`, error.status, error.headers, error.code || error.type);
     // A 429 for an exhausted quota stays one until someone pays: trying again cannot help.
     if (error.code === "insufficient_quota") failure.retryable = false;
     return failure;

@@ -20,6 +20,10 @@ import {
 export async function playOpenAIReply(reply: FakeOpenAIReply, body: RequestBody, res: ServerResponse): Promise<void> {
   if (reply.kind === "http-error") {
     const headers: Record<string, string> = reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) };
+    if (reply.html !== undefined) {
+      res.writeHead(reply.status, { ...headers, "content-type": "text/html" }).end(reply.html);
+      return;
+    }
     const type = reply.errorType ?? defaultErrorType(reply.status);
     const code = reply.code === undefined ? defaultErrorCode(reply.status) : reply.code;
     sendOpenAIJson(res, reply.status, errorBody(type, reply.message ?? defaultErrorMessage(reply.status), code), headers);

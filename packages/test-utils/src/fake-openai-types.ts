@@ -46,6 +46,8 @@ export type FakeOpenAIHttpErrorReply = {
   message?: string;
   /** Sent as the retry-after header, in seconds. */
   retryAfter?: number;
+  /** A page sent as text/html in place of the JSON error body, as a proxy in front would. */
+  html?: string;
 };
 
 /** An `{"error": …}` payload inside the stream, after which the stream ends without [DONE]. */

@@ -172,3 +172,16 @@ test("a proxy's HTML error page is named by its title, with no error type made u
   const done = lastDone(await collect(provider.stream(ask)));
   assert.match(done.errorMessage ?? "", /^Ollama API error 502: the server answered with an HTML page, "502 Bad Gateway" \(a proxy or gateway in between\?\)/);
 });
+
+test("a server that answers a streaming request with one whole completion: its text, tool calls and usage are taken", async (t) => {
+  const call = { name: "Read", arguments: { file_path: "/a" } };
+  const { provider } = await setup(t, { quirks: { ignoresStream: true }, replies: [{ text: "Reading.", toolCalls: [call], usage: { prompt_tokens: 30, completion_tokens: 9 } }] });
+  const events = await collect(provider.stream(ask));
+  assert.equal(textOf(events), "Reading.");
+  const done = lastDone(events);
+  assert.equal(done.stopReason, "tool_use");
+  assert.deepEqual(done.message.content.slice(0, 1), [{ type: "text", text: "Reading." }]);
+  assert.deepEqual((done.message.content[1] as { input?: unknown }).input, { file_path: "/a" });
+  assert.equal(done.usage.inputTokens, 30);
+  assert.equal(done.usage.unreportedCalls, undefined);
+});

@@ -7,7 +7,7 @@ import { openAIEvents } from "./openai-events.ts";
 import { openEventStream } from "./socket-events.ts";
 import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
-import { expectEventStream } from "./retry-policy.ts";
+import { wholeReply } from "./openai-whole-reply.ts";
 import { openAISdk } from "./openai-sdk.ts";
 import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
@@ -39,6 +39,8 @@ export type OpenAIProviderOptions = {
    * (its reasoning models refuse max_tokens), max_tokens for every other server. */
   maxTokensField?: ChatRequestOptions["maxTokensField"];
 };
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
 type Settings = RetrySettings & ChatRequestOptions & { baseURL: string; label: string };
 
@@ -89,16 +91,18 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
       // lesson is learned once, so this ends.
       for (;;) {
         const sent = bodyFor(body, quirks);
+        let whole: Chunk[] | undefined;
         try {
-          return await openEventStream(
+          const events = await openEventStream(
             (fetchOptions: EventStreamInit) =>
               client.chat.completions.create(sent, { signal, maxRetries: 0, headers, fetchOptions: fetchOptions as OpenAI.RequestOptions["fetchOptions"] }).withResponse(),
-            (response) => expectEventStream(response, `${settings.label} API`),
+            async (response) => void (whole = await wholeReply(response, `${settings.label} API`)),
             (socket, responseHeaders) => {
               saidDone = false;
               return openAIEvents(socket, responseHeaders, signal, { onData: onActivity, onDone: () => (saidDone = true) });
             },
           );
+          return whole ? chunksFrom(whole) : events;
         } catch (error) {
           if (!learnRefusal(error, sent, quirks)) throw error;
         }
@@ -114,6 +118,10 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     // was cut short (a proxy's timeout, a server that died), however cleanly it closed.
     endedEarly: (state) => (saidDone ? endWithoutFinishReason(state) : undefined),
   };
+}
+
+async function* chunksFrom(chunks: Chunk[]): AsyncGenerator<Chunk> {
+  yield* chunks;
 }
 
 /** Whether `baseURL` is OpenAI's own API (which needs a key), not a compatible server. */

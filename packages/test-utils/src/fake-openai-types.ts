@@ -82,6 +82,9 @@ export type FakeOpenAIQuirks = {
   /** A request that sends this field is refused with a 400 in OpenAI's words (OpenAI's reasoning
    * models refuse max_tokens; some servers do not know max_completion_tokens). */
   refusesTokensField?: "max_tokens" | "max_completion_tokens";
+  /** A streaming request is answered with one JSON chat.completion, as some proxies and servers
+   * answer when they cannot stream (with tools, say). */
+  ignoresStream?: boolean;
   /** No usage is ever sent, even when asked for (older Ollama versions). */
   noUsage?: boolean;
 };

@@ -42,7 +42,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
     const reply = fake.replyTo(recorded, index, res);
-    if (reply) await playOpenAIReply(reply, quirks.noUsage ? { ...body, stream_options: undefined } : body, res);
+    const played = { ...body, ...(quirks.noUsage && { stream_options: undefined }), ...(quirks.ignoresStream && { stream: false }) };
+    if (reply) await playOpenAIReply(reply, played, res);
   };
 
   const fake = await startFakeServer<FakeOpenAIReply>({

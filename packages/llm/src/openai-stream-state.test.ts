@@ -115,3 +115,19 @@ test("indexed calls whose arguments come after both names keep their arguments",
     ],
   );
 });
+
+test("whole calls that all say index 0 but have their own ids and names are separate calls", () => {
+  const bash = { index: 0, id: "a", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } };
+  const read = { index: 0, id: "b", type: "function", function: { name: "read", arguments: '{"path":"x"}' } };
+  for (const chunks of [[chunk({ tool_calls: [bash] }), chunk({ tool_calls: [read] })], [chunk({ tool_calls: [bash, read] })]]) {
+    const state = createOpenAIStreamState();
+    const events = feed(state, ...chunks, chunk({}, "tool_calls"));
+    assert.deepEqual(
+      events.filter((e) => e.type === "tool-call-end"),
+      [
+        { type: "tool-call-end", id: "a", name: "bash", input: { command: "ls" } },
+        { type: "tool-call-end", id: "b", name: "read", input: { path: "x" } },
+      ],
+    );
+  }
+});

@@ -143,6 +143,9 @@ function applyToolCall(state: OpenAIStreamState, call: ToolCallDelta, out: Model
   const indexed = typeof call.index === "number";
   const index = indexed ? call.index : indexWithout(state, call);
   let tool = state.byIndex.get(index);
+  // Some servers number every call 0: another id with a name begins another call, which takes the
+  // index over from the one before.
+  if (tool && indexed && call.id && call.id !== tool.id && call.function?.name) tool = undefined;
   if (!tool) {
     // A new call ends the one before, so that it is announced as soon as it is whole. With indexes,
     // calls may interleave (two calls' names first, their arguments after): one whose arguments

@@ -131,3 +131,12 @@ test("whole calls that all say index 0 but have their own ids and names are sepa
     );
   }
 });
+
+test("usage Groq sends under x_groq in the last chunk is counted", () => {
+  const state = createOpenAIStreamState();
+  const last = { ...chunk({}, "stop"), x_groq: { id: "req_1", usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } } };
+  feed(state, chunk({ content: "Hi" }), last as OpenAI.Chat.Completions.ChatCompletionChunk);
+  assert.equal(state.usage.inputTokens, 120);
+  assert.equal(state.usage.outputTokens, 30);
+  assert.equal(state.usage.unreportedCalls, undefined);
+});

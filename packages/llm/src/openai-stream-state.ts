@@ -69,7 +69,9 @@ export function createOpenAIStreamState(): OpenAIStreamState {
 }
 
 export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent | ModelEvent[] | undefined {
-  if (chunk.usage) applyUsage(state, chunk.usage);
+  // Groq puts the usage under x_groq (in its last chunk).
+  const usage = chunk.usage ?? (chunk as { x_groq?: { usage?: OpenAI.CompletionUsage } }).x_groq?.usage;
+  if (usage) applyUsage(state, usage);
   // Until a chunk brings usage, the call's usage is not known (see Usage.unreportedCalls).
   else if (!state.usageReported) state.usage.unreportedCalls = 1;
   const choice = chunk.choices?.[0];

@@ -124,6 +124,7 @@ test("a conversation longer than the model's context window, in each server's wo
     ["This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", {}],
     ["the request exceeds the available context size, try increasing it", { errorType: "exceed_context_size_error" }],
     ["Please reduce the length of the messages or completion.", {}],
+    ["Input validation error: `inputs` tokens + `max_new_tokens` must be <= 8193. Given: 8000 `inputs` tokens and 1000 `max_new_tokens`", {}],
     ["Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens", {}],
   ];
   for (const [wording, extra] of wordings) {

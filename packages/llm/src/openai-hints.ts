@@ -10,6 +10,7 @@ const CONTEXT_TOO_LONG = [
   /reduce the length of the (messages|prompt)/i,
   /loaded with context length of/i,
   /prompt is too long/i,
+  /tokens \+ `?max_new_tokens`? must be <=/i,
 ];
 
 const NO_TOOLS = [/does not support tools/i, /tools? (calling |use )?(is|are) not supported/i, /does not support (function|tool) call/i, /tool choice requires/i];

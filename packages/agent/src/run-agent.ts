@@ -326,7 +326,9 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     const started = Date.now();
     const outcome = await streamTurn(ctx.provider, request, state.emit, state.started, ctx.options.onModelEvent);
     state.spend.apiMs += Date.now() - started;
-    state.lastRequestTokens = contextTokensOf(recordTurn(state, ctx.model, outcome.usage));
+    const usage = recordTurn(state, ctx.model, outcome.usage);
+    // A call whose server reported no usage measures nothing: the next request is estimated whole.
+    state.lastRequestTokens = usage.unreportedCalls ? undefined : contextTokensOf(usage);
     state.lastRequestMessages = sent;
     // Billed, and so counted in the run's usage and cost, but no measure of the context.
     if (outcome.abandonedUsage) recordBilled(state, ctx.model, outcome.abandonedUsage);

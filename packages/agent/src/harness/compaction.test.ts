@@ -107,6 +107,25 @@ test("what was added since the last request counts too: large tool results bring
   assert.ok(!hasTools(provider.requests[1]!), "the second request is the summary");
 });
 
+test("a server that reports no usage leaves the context's size to the estimate, so the conversation is still compacted in time", async (t) => {
+  const project = await tempProject(t);
+  await project.write("big.txt", `${"x".repeat(99)}\n`.repeat(800));
+  const unreported = { inputTokens: 0, outputTokens: 0, unreportedCalls: 1 };
+  const { provider } = await runInProject(
+    project,
+    [
+      // The history and the file read, by estimate, are past 80% of a 50k window; the history alone is not.
+      { toolCalls: [{ name: "Read", input: { file_path: "big.txt" } }], usage: unreported },
+      { text: "<summary>Read big.txt.</summary>", usage: unreported },
+      { text: "Done.", usage: unreported },
+    ],
+    { model: "ollama/qwen3:8b", history: conversation(6, ` ${"detail ".repeat(2800)}`), prompt: "Read big.txt", permissionMode: "bypassPermissions", env: { ...process.env, HARNESS_CONTEXT_WINDOW: "50000" } },
+  );
+  assert.equal(provider.requests.length, 3);
+  assert.ok(hasTools(provider.requests[0]!), "the history alone did not call for a compaction");
+  assert.ok(!hasTools(provider.requests[1]!), "the second request is the summary");
+});
+
 test("the summary asks for no more output than the model's window leaves after its input", async (t) => {
   const project = await tempProject(t);
   const { provider } = await runInProject(

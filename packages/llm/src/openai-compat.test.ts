@@ -186,3 +186,11 @@ test("a server that answers a streaming request with one whole completion: its t
   assert.equal(done.usage.inputTokens, 30);
   assert.equal(done.usage.unreportedCalls, undefined);
 });
+
+test("a 429 whose retry-after is longer than a retry would wait (a daily quota) is not retried, and says how long to wait", async (t) => {
+  const { fake, provider } = await setup(t, { replies: [{ kind: "http-error", status: 429, retryAfter: 3600, message: "Rate limit exceeded: free-models-per-day" }, { text: "never" }] });
+  const events = await collect(provider.stream(ask));
+  assert.equal(retries(events).length, 0);
+  assert.equal(lastDone(events).errorMessage, "Ollama API error 429 (rate_limit_exceeded): Rate limit exceeded: free-models-per-day — the server asks to wait 60 min before trying again");
+  assert.equal(fake.requests.length, 1);
+});

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "./cost.ts";
 import { debugLog, debugOn } from "./debug-log.ts";
-import { type Failure, formatDuration, NotAnEventStream, retryDelayMs } from "./retry-policy.ts";
+import { type Failure, formatDuration, MAX_RETRY_DELAY_MS, NotAnEventStream, retryDelayMs } from "./retry-policy.ts";
 import type { RetrySettings } from "./settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
 
@@ -185,6 +185,11 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     }
     if (!failure.retryable) {
       yield done(state, "error", failure.description, failure);
+      return;
+    }
+    // A wait longer than a retry would make (a quota for the day) is not waited out in a run.
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_DELAY_MS) {
+      yield done(state, "error", `${failure.description} — the server asks to wait ${Math.ceil(failure.retryAfterMs / 60_000)} min before trying again`, failure);
       return;
     }
     if (attempt > settings.maxRetries) {

@@ -140,3 +140,9 @@ test("usage Groq sends under x_groq in the last chunk is counted", () => {
   assert.equal(state.usage.outputTokens, 30);
   assert.equal(state.usage.unreportedCalls, undefined);
 });
+
+test("arguments sent as a JSON object rather than a string of one are taken as they are", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(state, chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "bash", arguments: { command: "ls" } } }] }), chunk({}, "tool_calls"));
+  assert.deepEqual(events.filter((e) => e.type === "tool-call-end"), [{ type: "tool-call-end", id: "a", name: "bash", input: { command: "ls" } }]);
+});

@@ -165,7 +165,9 @@ function applyToolCall(state: OpenAIStreamState, call: ToolCallDelta, out: Model
   }
   const name = call.function?.name;
   if (name && !tool.started) tool.name += name;
-  const piece = call.function?.arguments;
+  // Some servers send the arguments as the object itself rather than its JSON.
+  const raw: unknown = call.function?.arguments;
+  const piece = typeof raw === "object" && raw !== null ? JSON.stringify(raw) : (raw as string | undefined);
   if (piece) tool.args += piece;
   if (!tool.started) {
     if (!tool.name) return;

@@ -146,7 +146,7 @@ test("a server that refuses the output limit's field is asked again with the oth
   }
 });
 
-test("a server that refuses both limits' fields ends with its own error after trying each once", async (t) => {
+test("a server that goes on refusing after the swap ends with its own error: the field is swapped once", async (t) => {
   const { fake, provider } = await setup(t, { replies: [1, 2, 3].map(() => ({ kind: "http-error" as const, status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model." })) });
   const done = lastDone(await collect(provider.stream({ ...ask, maxTokens: 10 })));
   assert.equal(done.stopReason, "error");

@@ -194,3 +194,11 @@ test("a 429 whose retry-after is longer than a retry would wait (a daily quota) 
   assert.equal(lastDone(events).errorMessage, "Ollama API error 429 (rate_limit_exceeded): Rate limit exceeded: free-models-per-day — the server asks to wait 60 min before trying again");
   assert.equal(fake.requests.length, 1);
 });
+
+test("a key the server refuses (401): the message says which variable gives it", async (t) => {
+  const { fake, provider } = await setup(t, { replies: [{ kind: "http-error", status: 401, message: "Incorrect API key provided" }] }, { apiKey: "sk-wrong" });
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.equal(done.stopReason, "error");
+  assert.match(done.errorMessage ?? "", /Incorrect API key provided.*set OPENAI_API_KEY to a key it accepts/);
+  assert.equal(fake.requests.length, 1, "not retried");
+});

@@ -21,6 +21,8 @@ const VLLM_TOOL_FLAGS = /--enable-auto-tool-choice/;
  * its error code and type; `model`: the model asked for, as the server knows it. */
 export function failureHint(status: number | undefined, text: string, model: string): string | undefined {
   if (status === 404 && /try pulling it/i.test(text)) return `run \`ollama pull ${model}\` where Ollama runs`;
+  // The key comes from OPENAI_API_KEY (or the program's apiKey): a server that refuses it says only "invalid key".
+  if (status === 401) return "the server did not take the API key: set OPENAI_API_KEY to a key it accepts (for a server of your own that needs none, OPENAI_BASE_URL alone)";
   if (status !== undefined && status !== 400 && status !== 413 && status !== 422) return undefined;
   if (CONTEXT_TOO_LONG.some((pattern) => pattern.test(text)) || /exceed_context_size/i.test(text)) {
     return "the conversation does not fit the model's context window: /compact it or start a new one, and set HARNESS_CONTEXT_WINDOW to the model's window (in tokens) so that conversations are compacted before they outgrow it";

@@ -63,7 +63,8 @@ for (const status of [400, 401, 404]) {
     assert.equal(retries(events).length, 0);
     const done = lastDone(events);
     assert.equal(done.stopReason, "error");
-    assert.match(done.errorMessage ?? "", new RegExp(`^OpenAI API error ${status} \\(\\w+\\): explained ${status}$`));
+    // A 401 also says which variable gives the key (openai-hints.ts).
+    assert.match(done.errorMessage ?? "", new RegExp(`^OpenAI API error ${status} \\(\\w+\\): explained ${status}(?: — .*OPENAI_API_KEY.*)?$`));
     assert.equal(fake.requests.length, 1);
   });
 }

@@ -202,3 +202,10 @@ test("a key the server refuses (401): the message says which variable gives it",
   assert.match(done.errorMessage ?? "", /Incorrect API key provided.*set OPENAI_API_KEY to a key it accepts/);
   assert.equal(fake.requests.length, 1, "not retried");
 });
+
+test('a reply ended with finish_reason "error" and no error object fails the call instead of passing for an answer', async (t) => {
+  const { provider } = await setup(t, { replies: [{ text: "half an ans", finishReason: "error" }] });
+  const done = lastDone(await collect(provider.stream(ask)));
+  assert.equal(done.stopReason, "error");
+  assert.match(done.errorMessage ?? "", /finish_reason "error"/);
+});

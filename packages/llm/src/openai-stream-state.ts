@@ -121,6 +121,9 @@ function addContent(state: OpenAIStreamState, { thinking, text }: { thinking: st
 function finish(state: OpenAIStreamState, reason: string | null, out: ModelEvent[]): void {
   addContent(state, flushContent(state.thinkTags), out);
   state.finishReason = reason;
+  // OpenRouter and some gateways end a reply whose upstream failed this way, without an error object:
+  // what came is cut short, not a finished answer.
+  if (reason === "error") state.fatal = `the server ended the reply with finish_reason "error", giving no reason (the model's provider failed mid-reply)`;
   for (const tool of state.tools) {
     if (tool.input === undefined && state.fatal === undefined) endTool(state, tool, out);
   }

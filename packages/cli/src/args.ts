@@ -5,6 +5,7 @@ import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
 import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat-run-flags.ts";
 import { parseMcp, type McpCommand } from "./mcp-args.ts";
+import { parseDoctor, type DoctorCommand } from "./doctor/args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { parsePlugin, type PluginCommand } from "./plugin/args.ts";
 import { takeRunFlags } from "./run-flags.ts";
@@ -12,7 +13,7 @@ import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
-export type Topic = "run" | "serve" | "chat" | "mcp" | "plugin";
+export type Topic = "run" | "serve" | "chat" | "mcp" | "plugin" | "doctor";
 
 export type Command =
   | { kind: "help"; topic?: Topic }
@@ -137,6 +138,8 @@ export type Command =
     }
   /** `harness mcp …`: see mcp-args.ts. */
   | { kind: "mcp"; mcp: McpCommand }
+  /** `harness doctor`: see doctor/args.ts. */
+  | DoctorCommand
   /** `harness plugin …`: see plugin/args.ts. */
   | { kind: "plugin"; plugin: PluginCommand }
   /** Bad usage: `message` is one line; `topic` names the help to point at. */
@@ -427,7 +430,7 @@ export function parseArgs(argv: string[]): Command {
       const [topic, extra] = rest;
       if (extra !== undefined) return { kind: "usage-error", message: `unexpected argument "${extra}" for "harness help"` };
       if (topic === undefined) return { kind: "help" };
-      if (topic === "run" || topic === "serve" || topic === "chat" || topic === "mcp" || topic === "plugin") return { kind: "help", topic };
+      if (topic === "run" || topic === "serve" || topic === "chat" || topic === "mcp" || topic === "plugin" || topic === "doctor") return { kind: "help", topic };
       return { kind: "usage-error", message: `no help for "${topic}"` };
     }
     case "--version":
@@ -443,6 +446,8 @@ export function parseArgs(argv: string[]): Command {
       return parseChat(rest);
     case "mcp":
       return parseMcp(rest);
+    case "doctor":
+      return parseDoctor(rest);
     case "plugin":
     case "plugins":
       return parsePlugin(rest);

@@ -71,6 +71,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       const { mcpCommand } = await import("./mcp-command.ts");
       return mcpCommand(command.mcp, io);
     }
+    case "doctor": {
+      const { doctorCommand } = await import("./doctor/command.ts");
+      return doctorCommand(command, io);
+    }
     case "plugin": {
       const { pluginCommand } = await import("./plugin/command.ts");
       return pluginCommand(command.plugin, io);

@@ -38,8 +38,13 @@ export async function runServers(place: McpPlace, io: CliIO, warn: (message: str
   return { settings, config, env };
 }
 
-export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
-  const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
+/** One server a run here would have (or a .mcp.json one it would not start): `result` begins with
+ * ✓ (connected), ! (needs sign-in) or ✗ (failed), or says why it is not started. */
+export type ServerRow = { name: string; scope: string; target: string; result: string };
+
+/** Every server of a run in this directory, each started (with a short time limit) and checked
+ * through the agent's own MCP client; `hide` hides the secrets of their commands and environment. */
+export async function checkServers(place: McpPlace, io: CliIO, warn: (message: string) => void): Promise<{ rows: ServerRow[]; hide: (text: string) => string }> {
   const cwd = io.cwd;
   const { settings, config, env: serverEnv } = await runServers(place, io, warn);
 
@@ -70,17 +75,23 @@ export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
       await manager.close();
     }
   }
-  const out: string[] = [];
-  for (const server of config.servers) out.push(`${server.name} (${server.scope}): ${target(server)} - ${lines.get(server.name) ?? `not started: ${blocked.get(server.name)}`}`);
+  const rows: ServerRow[] = config.servers.map((server) => ({ name: server.name, scope: server.scope, target: target(server), result: lines.get(server.name) ?? `not started: ${blocked.get(server.name)}` }));
   const raw = new Map(serversByScope(place, { ...io, stderr: { write: () => true } }).filter((s) => s.scope === "project").flatMap((s) => Object.entries(s.servers)));
   for (const { name, reason } of config.disabled) {
     const entry = raw.get(name);
     const what = isJsonObject(entry) ? (typeof entry.url === "string" ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map((a) => shown(String(a))).join(" ")) : "";
-    out.push(`${name} (project): ${what} - not started: ${notStarted(reason, place)}`);
+    rows.push({ name, scope: "project", target: what, result: `not started: ${notStarted(reason, place)}` });
   }
   // A server's command line and stderr may carry its secrets, and those of the environment it is
-  // given: the list hides them as a run's report does.
+  // given: they are hidden as a run's report hides them.
   const { hide } = secretHiding([...secretValuesOf(serverEnv), ...config.servers.flatMap(serverSecrets)]);
+  return { rows, hide };
+}
+
+export async function listServers(place: McpPlace, io: CliIO): Promise<number> {
+  const warn = (message: string) => io.stderr.write(`harness: warning: ${message}\n`);
+  const { rows, hide } = await checkServers(place, io, warn);
+  const out = rows.map((row) => `${row.name} (${row.scope}): ${row.target} - ${row.result}`);
   io.stdout.write(out.length ? `${hide(out.join("\n"))}\n` : "No MCP servers are configured. Add one with: harness mcp add NAME -- COMMAND [ARGS…]\n");
   return 0;
 }

@@ -21,7 +21,10 @@ Usage:
   harness plugin <command> [options] install plugins from marketplaces, in Claude Code's files:
                                      marketplace add|list|remove|update, install, uninstall,
                                      enable, disable, list
-  harness help [run|serve|chat|mcp|plugin]
+  harness doctor [--cwd DIR] [--json]
+                                     check this setup: Node, the model and its key, settings,
+                                     MCP servers, the sandbox, ripgrep, the server's data directory
+  harness help [run|serve|chat|mcp|plugin|doctor]
                                      show help
   harness --version                  print the version
 
@@ -347,8 +350,25 @@ Options:
   -h, --help         show this help
 `;
 
+const DOCTOR = `Usage: harness doctor [options]
+
+Checks what a run or a server here would use, in order, each ✓ (fine), ! (worth a look) or ✗
+(a run or the server would fail), with what to do when not ✓: Node and this Harness, the model
+(its provider, whether credentials are set, and one small request to it), the settings files,
+memory files, MCP servers (each started), hooks, the sandbox, ripgrep, the claude-code
+backend's binary, and for harness serve the data directory and the port. Exit status 1 when
+anything is ✗.
+
+Options:
+  --cwd DIR          check a run in DIR (default: the current directory)
+  --settings FILE|JSON
+                     also the settings a run would be given with --settings
+  --json             print the checks as a JSON array of {check, status, detail, remedy}
+                     (status "ok", "warn" or "fail")
+`;
+
 export function helpText(topic?: Topic): string {
-  return topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : topic === "mcp" ? MCP : topic === "plugin" ? PLUGIN : MAIN;
+  return topic === "doctor" ? DOCTOR : topic === "run" ? RUN : topic === "serve" ? SERVE : topic === "chat" ? CHAT : topic === "mcp" ? MCP : topic === "plugin" ? PLUGIN : MAIN;
 }
 
 export function usageHint(topic?: Topic): string {

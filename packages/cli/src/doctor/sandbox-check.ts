@@ -12,7 +12,7 @@ const run = promisify(execFile);
 export async function sandboxCheck(ctx: DoctorContext): Promise<Check> {
   if (ctx.loaded.settings.sandbox?.enabled !== true) return ok("sandbox", "off (the settings' sandbox.enabled is not true)");
   const problem = await sandboxUnavailable(ctx.env);
-  return problem === undefined ? ok("sandbox", "on: bubblewrap and socat found, a namespace can be made") : fail("sandbox", `on, but ${problem}`, "install bubblewrap and socat (Debian and Ubuntu: apt-get install bubblewrap socat), or set sandbox.enabled to false");
+  return problem === undefined ? ok("sandbox", "on: bubblewrap and socat found, a namespace can be made") : fail("sandbox", `on, but ${problem}`, "install what is missing, or set sandbox.enabled to false in the settings");
 }
 
 export async function ripgrepCheck(): Promise<Check> {

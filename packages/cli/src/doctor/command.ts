@@ -5,6 +5,7 @@ import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 import type { CliIO } from "../cli.ts";
 import type { DoctorCommand } from "./args.ts";
 import { type Check, fail, reportJson, reportText } from "./check.ts";
+import { backendCheck } from "./backend-check.ts";
 import { doctorContext } from "./context.ts";
 import { mcpChecks } from "./mcp-check.ts";
 import { modelChecks } from "./model-check.ts";
@@ -29,6 +30,7 @@ export async function doctorCommand(command: DoctorCommand, io: CliIO): Promise<
   checks.push(hooksCheck(ctx));
   checks.push(...(await guarded("sandbox", async () => [await sandboxCheck(ctx)])));
   checks.push(await ripgrepCheck());
+  checks.push(...(await guarded("backend", async () => [await backendCheck(ctx)])));
   checks.push(...(await guarded("server", () => serverChecks(ctx))));
   // Details quote servers' errors and commands: the secrets of the environment are hidden in them.
   const { hide } = secretHiding(secretValuesOf(ctx.env));

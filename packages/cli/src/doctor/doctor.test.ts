@@ -160,6 +160,15 @@ test("a data directory that is a file: ✗ naming it, with the variable that mov
   assert.match(stdout, /→ set HARNESS_DATA_DIR \(or harness serve --data-dir\) to a directory you can write/);
 });
 
+test("a HARNESS_BACKEND that names no backend: ✗ backend saying which there are", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "OK" }] });
+  t.after(() => fake.close());
+  const { project, env } = await place(t);
+  const { code, stdout } = await doctor(project, { ...env, HARNESS_BACKEND: "claude-cod", ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url });
+  assert.equal(code, 1, stdout);
+  assert.equal(lines(stdout, "backend")[0], `✗ backend: HARNESS_BACKEND must be one of builtin, claude-code, got "claude-cod"`);
+});
+
 test("--json: the same checks as an array of {check, status, detail, remedy}", async (t) => {
   const fake = await startFakeAnthropic({ replies: [{ kind: "http-error", status: 401 }] });
   t.after(() => fake.close());

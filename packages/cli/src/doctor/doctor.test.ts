@@ -2,7 +2,9 @@
 // project of its own, with the server's data directory and port its own too.
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
+import { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
@@ -167,6 +169,52 @@ test("a HARNESS_BACKEND that names no backend: ✗ backend saying which there ar
   const { code, stdout } = await doctor(project, { ...env, HARNESS_BACKEND: "claude-cod", ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url });
   assert.equal(code, 1, stdout);
   assert.equal(lines(stdout, "backend")[0], `✗ backend: HARNESS_BACKEND must be one of builtin, claude-code, got "claude-cod"`);
+});
+
+test("a proxy variable that cannot be used: ✗ network naming it, and no request made", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "OK" }] });
+  t.after(() => fake.close());
+  const { project, env } = await place(t);
+  const { code, stdout } = await doctor(project, { ...env, HTTP_PROXY: "socks5://127.0.0.1:1080", ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url });
+  assert.equal(code, 1, stdout);
+  assert.match(lines(stdout, "network")[0], /^✗ network: HTTP_PROXY is not a usable proxy URL/);
+  assert.equal(fake.requests.length, 0);
+});
+
+test("--settings that cannot be read: ✗ settings naming the flag; memory files counted", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "OK" }] });
+  t.after(() => fake.close());
+  const { project, env } = await place(t);
+  writeFileSync(join(project, "CLAUDE.md"), "Use tabs.\n");
+  const { code, stdout } = await doctor(project, { ...env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url }, "--settings", "{oops");
+  assert.equal(code, 1, stdout);
+  assert.match(lines(stdout, "settings")[0], /^✗ settings: --settings/);
+  assert.match(stdout, /^✓ memory: 1 file, 10 bytes$/m);
+});
+
+test("the port: held by a Harness server is said with !, held by another program ✗; a database of a newer format ✗", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "OK" }, { text: "OK" }] });
+  t.after(() => fake.close());
+  const { dir, project, env } = await place(t);
+  const data = join(dir, "data");
+  mkdirSync(data);
+  const db = new DatabaseSync(join(data, "harness.db"));
+  db.exec("PRAGMA user_version = 99");
+  db.close();
+  let harnessLike = true;
+  const server = createHttpServer((req, res) => {
+    if (harnessLike && req.url === "/healthz") res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    else res.writeHead(404).end("nothing here");
+  });
+  await new Promise<void>((done) => server.listen(Number(env.PORT), "127.0.0.1", done));
+  t.after(() => server.close());
+  const base = { ...env, HARNESS_DATA_DIR: data, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url };
+  const first = await doctor(project, base);
+  assert.equal(lines(first.stdout, "port")[0], `! port: 127.0.0.1:${env.PORT} is taken by a Harness server already running`);
+  assert.match(lines(first.stdout, "data directory")[0], /^✗ data directory: .*harness\.db is of format 99, written by a newer Harness/);
+  harnessLike = false;
+  const second = await doctor(project, base);
+  assert.equal(lines(second.stdout, "port")[0], `✗ port: 127.0.0.1:${env.PORT} is taken by another program`);
 });
 
 test("--json: the same checks as an array of {check, status, detail, remedy}", async (t) => {

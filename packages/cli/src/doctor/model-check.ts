@@ -1,7 +1,7 @@
 // The model a run here would use, chosen as a run chooses it, whether credentials for it are set
 // (named, never shown), and one small request to it through the provider a run makes: the same
 // fetch (proxies, CA file, client certificate), the same failures in the same words.
-import { createProviderForModel, routeModel } from "@harness/llm";
+import { createProviderForModel, networkProblem, routeModel } from "@harness/llm";
 import { bedrockEnabled } from "@harness/llm/bedrock-settings";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import { vertexEnabled } from "@harness/llm/vertex-settings";
@@ -36,6 +36,10 @@ export async function modelChecks(ctx: DoctorContext): Promise<Check[]> {
     checks.push(credentialsCheck(route.prefix, env));
   }
 
+  const network = networkProblem(env);
+  if (network !== undefined) return [...checks, fail("network", network, "mend the variable named, in the environment or the settings' env")];
+  checks.push(ok("network", networkRoute(env)));
+
   const anthropic = { ...options.providerOptions?.anthropic, maxRetries: 0 };
   const routed = createProviderForModel(pick.model, env, { anthropic, openai: { maxRetries: 0 }, ollama: { maxRetries: 0 } });
   if (!routed.ok) return [...checks, fail("endpoint", routed.error, "mend the model's settings named above")];
@@ -50,6 +54,15 @@ function serviceOf(prefix: "anthropic" | "openai" | "ollama", env: Record<string
   if (bedrockEnabled(env)) return "Amazon Bedrock (CLAUDE_CODE_USE_BEDROCK)";
   if (vertexEnabled(env)) return "Vertex AI (CLAUDE_CODE_USE_VERTEX)";
   return `the Anthropic API at ${env.ANTHROPIC_BASE_URL || "https://api.anthropic.com"}`;
+}
+
+/** How a run's requests go out, by the variables that say so (their values may hold passwords). */
+function networkRoute(env: Record<string, string>): string {
+  const set = (names: string[]) => names.filter((name) => env[name]?.trim() || env[name.toLowerCase()]?.trim());
+  const proxies = set(["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY"]);
+  const tls = ["NODE_EXTRA_CA_CERTS", "CLAUDE_CODE_CLIENT_CERT"].filter((name) => env[name]?.trim());
+  const route = proxies.length ? `through the proxy of ${proxies.join(", ")}${set(["NO_PROXY"]).length ? " (NO_PROXY excepted)" : ""}` : "direct (no proxy variable set)";
+  return tls.length ? `${route}, with ${tls.join(" and ")}` : route;
 }
 
 /** Which variable gives the credentials, by name only. */

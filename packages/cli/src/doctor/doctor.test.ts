@@ -7,8 +7,8 @@ import { createServer } from "node:net";
 import { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
-import { harness, tempDir } from "../test-support.ts";
+import { FAKE_AWS_KEYS, startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
+import { bedrockRunEnv, harness, tempDir } from "../test-support.ts";
 
 const KEY = "sk-ant-doctor-secret-key-1234567890";
 
@@ -65,7 +65,7 @@ test("a key the Anthropic API refuses: ✗ endpoint with the service's 401 and t
   assert.equal(code, 1, stdout);
   const [endpoint] = lines(stdout, "endpoint");
   assert.match(endpoint, /^✗ endpoint: Anthropic API error 401 \(authentication_error\).*the key was refused: check ANTHROPIC_API_KEY/);
-  assert.match(stdout, /✗ endpoint: .*\n {4}→ set ANTHROPIC_API_KEY \(or the apiKeyHelper\) to a key this endpoint takes\n/);
+  assert.match(stdout, /✗ endpoint: .*\n {4}→ set ANTHROPIC_API_KEY \(or the apiKeyHelper\) to ones this endpoint takes\n/);
   assert.ok(!stdout.includes(KEY));
 });
 
@@ -94,6 +94,23 @@ test("an OpenAI-compatible model: routed by HARNESS_MODEL; a good key ✓, a ref
   assert.equal(bad.code, 1);
   assert.match(lines(bad.stdout, "endpoint")[0], /^✗ endpoint: OpenAI API error 401.*check OPENAI_API_KEY/);
   assert.ok(!bad.stdout.includes(KEY));
+});
+
+test("Claude on Bedrock: its AWS keys take the request ✓; without any, ✗ naming the AWS credentials, not an Anthropic key", async (t) => {
+  const fake = await startFakeAnthropic({ replies: [{ text: "OK" }] });
+  t.after(() => fake.close());
+  const { project, env } = await place(t);
+  const bedrock = { ...env, ...bedrockRunEnv(fake.url), ANTHROPIC_API_KEY: "" };
+  const good = await doctor(project, { ...bedrock, AWS_ACCESS_KEY_ID: FAKE_AWS_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: FAKE_AWS_KEYS.secretAccessKey });
+  assert.equal(good.code, 0, good.stdout + good.stderr);
+  assert.match(good.stdout, /^✓ model: .*, served by Amazon Bedrock/m);
+  assert.match(good.stdout, /^✓ endpoint: answers/m);
+  assert.ok(!good.stdout.includes(FAKE_AWS_KEYS.secretAccessKey));
+
+  const none = await doctor(project, { ...bedrock, AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", AWS_PROFILE: "", AWS_BEARER_TOKEN_BEDROCK: "" });
+  assert.equal(none.code, 1);
+  assert.match(lines(none.stdout, "endpoint")[0], /^✗ endpoint: no AWS credentials for Amazon Bedrock/);
+  assert.match(none.stdout, /→ set the AWS credentials \(as the failure says\) to ones this endpoint takes/);
 });
 
 test("a settings file that is not JSON and one with a bad key: each named with its file (and key), with a remedy", async (t) => {

@@ -44,7 +44,7 @@ export async function modelChecks(ctx: DoctorContext): Promise<Check[]> {
   const routed = createProviderForModel(pick.model, env, { anthropic, openai: { maxRetries: 0 }, ollama: { maxRetries: 0 } });
   if (!routed.ok) return [...checks, fail("endpoint", routed.error, "mend the model's settings named above")];
   const answer = await ask(routed.provider, routed.model);
-  checks.push(answer.ok ? ok("endpoint", "answers, and takes the credentials") : fail("endpoint", answer.message, remedyFor(answer.error, route.prefix)));
+  checks.push(answer.ok ? ok("endpoint", "answers, and takes the credentials") : fail("endpoint", answer.message, remedyFor(answer.error, credentialsNamed(route.prefix, env))));
   return checks;
 }
 
@@ -89,11 +89,18 @@ async function ask(provider: Provider, model: string): Promise<{ ok: true } | { 
   return { ok: false, message: "the request ended without an answer" };
 }
 
-function remedyFor(error: ModelErrorInfo | undefined, prefix: "anthropic" | "openai" | "ollama"): string {
-  const key = prefix === "anthropic" ? "ANTHROPIC_API_KEY (or the apiKeyHelper)" : "OPENAI_API_KEY";
+/** What gives the credentials of a run served by `prefix`, in words for a remedy. */
+function credentialsNamed(prefix: "anthropic" | "openai" | "ollama", env: Record<string, string>): string {
+  if (prefix !== "anthropic") return "OPENAI_API_KEY";
+  if (bedrockEnabled(env)) return "the AWS credentials (as the failure says)";
+  if (vertexEnabled(env)) return "the Google credentials (as the failure says)";
+  return "ANTHROPIC_API_KEY (or the apiKeyHelper)";
+}
+
+function remedyFor(error: ModelErrorInfo | undefined, credentials: string): string {
   switch (error?.kind) {
     case "authentication_failed":
-      return `set ${key} to a key this endpoint takes`;
+      return `set ${credentials} to ones this endpoint takes`;
     case "model_not_found":
       return "set HARNESS_MODEL (or the settings' model) to a model this endpoint serves";
     case "billing_error":

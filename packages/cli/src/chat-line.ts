@@ -31,7 +31,8 @@ is answered 1 (approve, edits accepted automatically), 2 (approve, each edit ask
 At a terminal, Up and Down recall the prompts typed, those of earlier chats in this directory too;
 Ctrl+R searches them (Enter sends the match, Tab or Esc puts it on the line, Ctrl+G leaves it).
 Tab completes a command after "/" and a path of the project after "@" (a Tab that adds nothing
-lists the choices).
+lists the choices). A line ending in \ (or Alt+Enter, or Ctrl+J) goes on to a new line of the
+prompt; Ctrl+G opens the prompt in $VISUAL or $EDITOR, and puts what it saves back on the line.
   /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent

@@ -66,6 +66,9 @@ export type BracketedPaste = {
   /** Whether `line` (handed over, expanded) goes on to the next line of the prompt (chat-keys.ts):
    * as typed, ending in `\`; a `\` at the end of a placeholder's text does not count. */
   goesOn(line: string): boolean;
+  /** Puts `text` in at the cursor as typed (never a placeholder), its line breaks kept in the line
+   * handed over as they are in a paste's (chat-editor.ts). */
+  type(text: string): void;
   /** The line being typed was cleared: its pastes are forgotten, and the numbers start again. */
   forget(): void;
   /** The terminal leaves bracketed paste mode; the editor goes back to its own keys. */
@@ -191,6 +194,10 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
 
   return {
     expand,
+    type(text) {
+      pastedInto = true;
+      rl._insertString(text);
+    },
     forget,
     pasting: () => pasting !== undefined,
     goesOn: (line) => continues(line) && !pastedEnds.includes(line),

@@ -28,6 +28,7 @@ import { reverseSearch } from "./chat-search.ts";
 import { bracketedPaste } from "./chat-paste.ts";
 import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
+import { promptEditing } from "./chat-editor.ts";
 import { chatCompletion } from "./chat-complete.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -312,6 +313,19 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // takes keys, so that it sees the paste's keys first.
   // A prompt recalled comes back as shown, placeholders and all, its pastes taken back with it.
   const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!, (index) => recall.pastesAt(index)) : undefined;
+  // Ctrl+J and Ctrl+G (chat-editor.ts); the search, once it has begun, takes Ctrl+G first.
+  const stopEditing =
+    paste &&
+    promptEditing(lines, io.stdin, io.env, {
+      takeEarlier: () => {
+        const typed = earlier.splice(0).map((entry) => entry.text);
+        continuing = false;
+        return typed;
+      },
+      note: (text) => view.note(text, "error"),
+      pasting: () => paste.pasting(),
+      type: (text) => paste.type(text),
+    });
   // A paste's keys (a Ctrl+R among them) are text, not the search's.
   const search = recall && reverseSearch(lines, () => paste?.pasting() ?? false);
   // (onKeyInterrupt is defined below, before any key can be read.)
@@ -608,6 +622,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   stopKeys?.();
   completion?.stop();
   search?.stop();
+  stopEditing?.();
   paste?.stop();
   lines.close();
   // The chat closes the client only below: a closed one lost its server.

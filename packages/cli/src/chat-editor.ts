@@ -1,0 +1,78 @@
+// Keys of `harness chat` at a terminal for a prompt of several lines, as Claude Code has them:
+// Ctrl+J puts a line break in the prompt at the cursor (the editor, node:readline, would send the
+// line), and Ctrl+G opens the prompt in the user's editor ($VISUAL, else $EDITOR, else vi), whose
+// text, once it exits, is the line, to edit further or send with Enter. A line break in the line is
+// part of the prompt, as a short paste's are: the text goes in through chat-paste.ts, which hands the
+// line over with its breaks where they stand.
+//
+// The keys are taken before the line editor reads them, through its `_ttyWrite` (as chat-search.ts
+// takes them); a raw terminal sends Enter as "\r" and Ctrl+J as "\n".
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Interface } from "node:readline";
+
+type Key = { name?: string; ctrl?: boolean; meta?: boolean; sequence?: string };
+type Editor = Interface & { _ttyWrite(text: string | undefined, key?: Key): void; line: string; cursor: number };
+type Terminal = NodeJS.ReadableStream & { setRawMode?(raw: boolean): unknown; isRaw?: boolean };
+
+export type PromptEditing = {
+  /** The prompt as typed so far: its earlier lines (those that went on, without their `\`), taken
+   * off the chat, which the editor's text replaces. */
+  takeEarlier(): string[];
+  /** Tells the user something (an editor that failed). */
+  note(text: string): void;
+  /** A bracketed paste is under way: its keys are text. */
+  pasting(): boolean;
+  /** Puts text in at the cursor, line breaks and all (chat-paste.ts's `type`). */
+  type(text: string): void;
+};
+
+/** The command that edits a file: `$VISUAL`, else `$EDITOR`, else `vi` (a shell command line). */
+export function editorCommand(env: NodeJS.ProcessEnv): string {
+  return env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";
+}
+
+/** Ctrl+J and Ctrl+G for `editor`, reading the raw terminal `input`. Answers a function that stops. */
+export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.ProcessEnv, o: PromptEditing): () => void {
+  const rl = editor as Editor;
+  const ttyWrite = rl._ttyWrite;
+  rl._ttyWrite = (text: string | undefined, key: Key = {}) => {
+    if (o.pasting() || key.meta) return ttyWrite.call(rl, text, key);
+    if (key.name === "enter" && key.sequence === "\n" && input.isRaw) return o.type("\n");
+    if (key.ctrl && key.name === "g") return edit();
+    ttyWrite.call(rl, text, key);
+  };
+  const edit = () => {
+    const command = editorCommand(env);
+    const dir = mkdtempSync(join(tmpdir(), "harness-prompt-"));
+    const file = join(dir, "prompt.md");
+    const typed = [...o.takeEarlier(), rl.line].join("\n");
+    try {
+      writeFileSync(file, typed, { mode: 0o600 });
+      // The editor has the terminal to itself, in the mode it was in before the chat: the chat
+      // waits for it (what the session does meanwhile shows once it exits).
+      input.setRawMode?.(false);
+      const ran = spawnSync(`${command} "$HARNESS_PROMPT_FILE"`, { shell: true, stdio: "inherit", env: { ...env, HARNESS_PROMPT_FILE: file } });
+      input.setRawMode?.(true);
+      if (ran.error || ran.status !== 0) {
+        const why = ran.error ? ran.error.message : ran.status === null ? `was stopped by ${ran.signal}` : `exited with status ${ran.status}`;
+        return put(typed, `the editor (${command}) ${why}: the prompt is as it was`);
+      }
+      put(readFileSync(file, "utf8").replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
+    } catch (error) {
+      put(typed, `the prompt could not be edited: ${(error as Error).message}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  /** `text` is the line, the cursor at its end; `why`, said first, tells what went wrong. */
+  const put = (text: string, why?: string) => {
+    if (why) o.note(`✗ ${why}`);
+    rl.line = "";
+    rl.cursor = 0;
+    o.type(text);
+  };
+  return () => void (rl._ttyWrite = ttyWrite);
+}

@@ -118,7 +118,13 @@ export function listed(candidates: readonly string[], width: number): string {
 
 /** `completer` for the line editor; `hint(line)`: what to show after a line that is a command's
  * name and a space, with nothing typed after it yet (the command's argument-hint), if anything. */
-export type ChatCompletion = { completer: Completer; hint(line: string): string | undefined; stop(): void };
+export type ChatCompletion = {
+  completer: Completer;
+  hint(line: string): string | undefined;
+  /** The commands Tab completes after "/" (without it): the chat's own and the agent's. */
+  commands(): Promise<readonly string[]>;
+  stop(): void;
+};
 
 /** The completer of a chat at a terminal whose keys come from `input`. `local`: the chat's project is
  * on this machine; else `files` lists the session's own (on its server). `ran`, the commands the
@@ -142,5 +148,5 @@ export function chatCompletion(
     const name = /^\/(\S+) $/.exec(line)?.[1];
     return name === undefined ? undefined : commands.hint(name);
   };
-  return { completer, hint, stop: () => void input.off("keypress", onKey) };
+  return { completer, hint, commands, stop: () => void input.off("keypress", onKey) };
 }

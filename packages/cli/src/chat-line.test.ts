@@ -147,3 +147,15 @@ test("/resume and /rename are the chat's own: a switch of session waits for the 
   assert.match(CHAT_HELP, /\/resume \[N\|ID\]/);
   assert.match(CHAT_HELP, /\/rename \[TITLE\]/);
 });
+
+test("Claude Code's commands the chat lacks are answered by it, unless the agent has its own of the name", () => {
+  const vim = parseChatLine("/vim", idle);
+  assert.equal(vim.kind, "info");
+  assert.match((vim as { text: string }).text, /^\(\/vim: harness chat has no vim mode/);
+  assert.equal(parseChatLine("/terminal-setup", running).kind, "info", "not a steer either");
+  const doctor = { kind: "send", command: { type: "submit", prompt: "/doctor" } };
+  assert.deepEqual(parseChatLine("/doctor", idle, undefined, ["doctor"]), doctor);
+  assert.deepEqual(parseChatLine("/doctor", { ...idle, available: { slashCommands: ["doctor"] } } as HarnessState), doctor);
+  assert.deepEqual(parseChatLine("/vimrc please", idle), { kind: "send", command: { type: "submit", prompt: "/vimrc please" } });
+  assert.deepEqual(parseChatLine("/toString", idle), { kind: "send", command: { type: "submit", prompt: "/toString" } });
+});

@@ -5,6 +5,7 @@
 import { bashModePrompt, isBuiltinCommandPrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
 import { oneLine } from "./render.ts";
 import { PLAN_ANSWER } from "./chat-plan.ts";
+import { claudeOnly } from "./chat-claude-commands.ts";
 
 export type ChatAction =
   /** `said`: what the chat tells the user it did, when nothing else on the screen will. */
@@ -56,7 +57,8 @@ prompt; Ctrl+G opens the prompt in $VISUAL or $EDITOR, and puts what it saves ba
 Other lines starting with "/" go to the agent: its skills and slash commands, /compact [instructions]
   (summarise the conversation so far) and /clear (start it afresh), and its reports
   /context /cost /mcp /memory /agents /hooks /status /todos /export [file] /permissions /add-dir,
-  answered without the model (/commands lists them).
+  answered without the model (/commands lists them). Claude Code's commands the chat has no
+  counterpart of (/vim, /config, /terminal-setup…) say what to use here instead.
 `;
 
 /** Whether a run is under way in `state` (a line then steers it). */
@@ -108,8 +110,9 @@ function pickApproval(state: HarnessState | undefined, numbers: ApprovalNumbers,
   return { error: `no call waiting for approval is "${which}": waiting: ${choices}` };
 }
 
-/** `numbers`: how the calls waiting for approval were shown (default: counted from 1). */
-export function parseChatLine(line: string, state: HarnessState | undefined, numbers: ApprovalNumbers = countedFromOne(state)): ChatAction {
+/** `numbers`: how the calls waiting for approval were shown (default: counted from 1). `agent`: the
+ * names of the agent's own commands, where the chat read them (those the state says are added). */
+export function parseChatLine(line: string, state: HarnessState | undefined, numbers: ApprovalNumbers = countedFromOne(state), agent: readonly string[] = []): ChatAction {
   const text = line.trim();
   if (!text) return { kind: "none" };
   if (text.startsWith("!")) return bashMode(text.slice(1).trim(), state);
@@ -171,9 +174,12 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       }
       if (rest.length > 1) return { kind: "error", message: "/model takes one model id, e.g. /model claude-sonnet-4-5" };
       return { kind: "send", command: { type: "configure", config: { model: arg } } };
-    default:
+    default: {
+      const instead = claudeOnly(word, [...agent, ...(state?.available?.slashCommands ?? [])]);
+      if (instead) return { kind: "info", text: `(${word}: ${instead})` };
       if (state?.pendingApprovals?.length && !word.startsWith("/")) return answerOldest(state.pendingApprovals, numbers, word.toLowerCase(), arg);
       return runUnderWay(state) ? { kind: "send", command: { type: "steer", message: text } } : { kind: "send", command: { type: "submit", prompt: text } };
+    }
   }
 }
 

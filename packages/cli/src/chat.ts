@@ -29,6 +29,7 @@ import { bracketedPaste } from "./chat-paste.ts";
 import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
 import { promptEditing } from "./chat-editor.ts";
+import { claudeOnly } from "./chat-claude-commands.ts";
 import { chatCompletion } from "./chat-complete.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -367,9 +368,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   client.on("error", () => (starting = false));
   /** What `line` asks for. A prompt sent whose run the state does not show yet counts as a run
    * under way: the server has it first, and a line after it steers it (a second prompt is refused). */
-  const parse = (line: string): ChatAction => {
+  const parse = (line: string, agent?: readonly string[]): ChatAction => {
     const state = starting && client.state && !runUnderWay(client.state) ? { ...client.state, status: "running" as const } : client.state;
-    return parseChatLine(line, state, state && numbering.update(state));
+    return parseChatLine(line, state, state && numbering.update(state), agent);
   };
   // A line entered while a run is under way steers it, and the chat shows it its own way (on a
   // marked line): the typed copy is taken off. Anything else stays as typed: a prompt, a /command,
@@ -456,7 +457,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     // starting (a paste's earlier part, taken off, may have just started one).
     const mine = takenOff ? undefined : modes.line(text);
     if (mine) return void (!interactive && mine.sent && (await settled(client, mine.sent)));
-    const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parse(text);
+    // One of Claude Code's commands the chat lacks is answered by it, unless the agent has its own.
+    const agent = !takenOff && claudeOnly(text.trim().split(/\s+/, 1)[0]) ? await completion?.commands().catch(() => []) : undefined;
+    const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parse(text, agent);
     if (action.kind === "quit") return leaveAtPrompt(0);
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
     if (action.kind === "info") return view.note(action.text);

@@ -45,7 +45,7 @@ export function createChatView(
   waiting?: (lines: readonly string[]) => void,
 ): ChatView {
   const style = terminalStyle(stdout, stderr, opts);
-  const { bold, dim, red, yellow, width, maxLines, shared } = style;
+  const { bold, dim, red, yellow, width, shared } = style;
   /** How wide a tool's line may be: a terminal's width as it is now (it may be resized), less the
    * indent, so that a narrow one does not wrap each line over several rows. */
   const fit = (indent: number): number => (opts.full ? Infinity : stderr.isTTY && stderr.columns && opts.width === undefined ? Math.max(20, Math.min(width, stderr.columns - indent)) : width);
@@ -205,7 +205,7 @@ export function createChatView(
         lastHeader = undefined;
         if (goesOn && !output.trim()) continue;
         const excerpt = callBody({ toolName: call.name, input: call.input, output, failed }, { width: fit(5), full: opts.full === true }, style, () =>
-          excerptOutput(output, whole ? Infinity : maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text))),
+          excerptOutput(output, whole ? Infinity : style.maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text))),
         );
         const mark = (i: number) => (i > 0 || goesOn ? " " : failed ? red("✗") : dim("⎿"));
         line(excerpt.map((text, i) => `  ${mark(i)}  ${text}`).join("\n"));
@@ -247,6 +247,7 @@ export function createChatView(
   /** The latest lines of a running call's output, as held below the reply. */
   function liveLines(output: string): string[] {
     const all = output.replace(/\s+$/, "").split(/\r?\n/);
+    const { maxLines } = style;
     const shown = all.slice(-maxLines).map((text) => dim(cut(printable(text), fit(5))));
     if (all.length > maxLines) shown.unshift(dim(`… +${all.length - maxLines} lines`));
     return shown.map((text, i) => `  ${i === 0 ? dim("⎿") : " "}  ${text}`);

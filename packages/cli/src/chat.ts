@@ -211,7 +211,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   const [stdout, stderr] = [io.stdout, io.stderr].map((sink) => (inputLine && sink.isTTY ? inputLine.around(sink) : sink));
   // A view shows one session: /resume starts a new one for the session it switches to.
   const held = inputLine && heldRows((lines) => inputLine.hold(lines));
-  const newView = () => createChatView(stdout, stderr, { ...terminalOptions(io), ...(command.verbose && { full: true }) }, numbering, held?.waiting);
+  /** How the views show tool calls: `full` (--verbose) is turned on and off with Ctrl+O. */
+  const shown = { ...terminalOptions(io), full: command.verbose === true };
+  const newView = () => createChatView(stdout, stderr, shown, numbering, held?.waiting);
   let view = newView();
   // Below the held lines, a row says the agent works while a run is running (chat-working.ts).
   const working = held && startWorkingRow({ show: held.working, columns: () => (screen as { columns?: number }).columns, color: terminalOptions(io).color });
@@ -531,6 +533,10 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
           void act({ text: "/rewind" });
         },
         shiftTab: () => modes.cycle(),
+        ctrlO() {
+          shown.full = !shown.full;
+          view.note(shown.full ? "(verbose output on: tool calls are shown whole; Ctrl+O again for excerpts)" : "(verbose output off: tool calls are shown as excerpts)");
+        },
         pasting: () => paste?.pasting() ?? false,
       })
     : undefined;

@@ -117,7 +117,10 @@ export function terminalStyle(stdout: Sink, stderr: Sink, opts: Omit<RendererOpt
     green: paint("32"),
     yellow: paint("33"),
     width: opts.width ?? 160,
-    maxLines: opts.full ? Infinity : (opts.outputLines ?? 4),
+    /** Read as output comes: a chat turns `full` on and off (Ctrl+O). */
+    get maxLines() {
+      return opts.full ? Infinity : (opts.outputLines ?? 4);
+    },
     // When both streams are one terminal, pipe or file they share one cursor, so line breaks must
     // account for what either of them last wrote.
     shared: opts.shared ?? Boolean(stdout.isTTY && stderr.isTTY),

@@ -34,7 +34,8 @@ Ctrl+R searches them (Enter sends the match, Tab or Esc puts it on the line, Ctr
 Tab completes a command after "/" and a path of the project after "@" (a Tab that adds nothing
 lists the choices). A line ending in \ (or Alt+Enter, or Ctrl+J) goes on to a new line of the
 prompt; Ctrl+G opens the prompt in $VISUAL or $EDITOR, and puts what it saves back on the line.
-Ctrl+O shows tool calls whole (verbose output) or, pressed again, as excerpts.
+Ctrl+O shows tool calls whole (verbose output) or, pressed again, as excerpts; Ctrl+T shows the
+todo list the agent keeps.
   /cancel                 cancel the run under way (Esc and Ctrl-C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent

@@ -46,3 +46,17 @@ test("with NO_COLOR the list has the same marks, without colour", async (t) => {
   assert.doesNotMatch(chat.screen(), /\x1b\[(1|2|9)m/);
   await leaveChat(chat);
 });
+
+test("Ctrl+T shows the todo list as the last TodoWrite left it, or says there is none", async (t) => {
+  const project = model.dir("harness-ctrlt-");
+  const chat = chatInTerminal(t, "--local", { cwd: project, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", NO_COLOR: "1" }, columns: 60 });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("\x14");
+  await chat.shows(/no todo list yet/);
+  model.fake.push(...toolThenText("TodoWrite", { todos: TODOS }, "Planned."));
+  chat.type("plan the parser\r");
+  await chat.shows(/Planned\./);
+  chat.type("\x14");
+  await chat.shows(/^Todos \(1 of 3 done\)\n {2}☒ Write the parser\n {2}☐ Test the parser .*…\n {2}☐ Document it$/m);
+  await leaveChat(chat);
+});

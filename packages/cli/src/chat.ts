@@ -30,6 +30,7 @@ import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
 import { promptEditing } from "./chat-editor.ts";
 import { claudeOnly } from "./chat-claude-commands.ts";
+import { currentTodos, formatTodos } from "./todo-list.ts";
 import { chatCompletion } from "./chat-complete.ts";
 import { createChatView } from "./chat-view.ts";
 import { terminalOptions, type Sink } from "./render.ts";
@@ -533,6 +534,15 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
           void act({ text: "/rewind" });
         },
         shiftTab: () => modes.cycle(),
+        ctrlT() {
+          const todos = currentTodos(client.state?.messages ?? []);
+          if (!todos) return view.note("(no todo list yet: the agent makes one with TodoWrite)");
+          const done = todos.filter((todo) => todo.status === "completed").length;
+          // A note is one dim piece of text: the items' marks say their state, without styles of their own.
+          const plain = (text: string) => text;
+          const items = formatTodos(todos, { width: Math.max(20, ((screen as { columns?: number } | undefined)?.columns ?? 80) - 2), maxItems: Infinity, bold: plain, dim: plain, strike: plain });
+          view.note([`Todos (${done} of ${todos.length} done)`, ...items.map((item) => `  ${item}`)].join("\n"));
+        },
         ctrlO() {
           shown.full = !shown.full;
           view.note(shown.full ? "(verbose output on: tool calls are shown whole; Ctrl+O again for excerpts)" : "(verbose output off: tool calls are shown as excerpts)");

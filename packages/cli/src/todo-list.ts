@@ -2,6 +2,7 @@
 // each item in order, ☒ when done (dimmed and struck through), ☐ when not, the one in progress in
 // bold. It is read from the call's input, which the model may send in any shape: one that is not a
 // list of todos is shown by the call's output, as any call is.
+import type { HarnessMessage } from "@harness/protocol";
 import { cut, printable } from "./terminal-text.ts";
 
 export type TodoStatus = "pending" | "in_progress" | "completed";
@@ -47,4 +48,17 @@ export function formatTodos(todos: readonly Todo[], style: TodoStyle): string[] 
   });
   if (todos.length > style.maxItems) lines.push(style.dim(`… ${todos.length - style.maxItems} more`));
   return lines;
+}
+
+/** The todo list as the conversation's last TodoWrite of the main agent set it (a sub-agent's list
+ * is its own), or undefined when none set one. */
+export function currentTodos(messages: readonly HarnessMessage[]): Todo[] | undefined {
+  for (const message of messages.toReversed()) {
+    for (const call of (message.toolCalls ?? []).toReversed()) {
+      if (call.parentToolCallId !== undefined || call.status === "denied" || call.status === "error") continue;
+      const todos = todoItems(call.name, call.input);
+      if (todos) return todos;
+    }
+  }
+  return undefined;
 }

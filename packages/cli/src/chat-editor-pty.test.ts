@@ -72,3 +72,18 @@ test("an editor that fails leaves the line as it was, saying so", async (t) => {
   await chat.shows(/Kept\./);
   await leaveChat(chat);
 });
+
+test("? on an empty line lists the chat's keys, as Claude Code's does; typed after anything, it is text", async (t) => {
+  const project = model.dir("harness-question-");
+  model.fake.push({ text: "Answered." });
+  const before = model.fake.requests.length;
+  const chat = ownChat(t, project);
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("?");
+  await chat.shows(/Ctrl\+G +edit the prompt in \$VISUAL/);
+  assert.match(chat.rows().join("\n"), /Shift\+Tab +the next permission mode/);
+  chat.type("why? and how?\r");
+  assert.match(await lastPrompt(before), /"why\? and how\?"/);
+  await chat.shows(/Answered\./);
+  await leaveChat(chat);
+});

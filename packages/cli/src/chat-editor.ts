@@ -6,7 +6,8 @@
 // line over with its breaks where they stand.
 //
 // The keys are taken before the line editor reads them, through its `_ttyWrite` (as chat-search.ts
-// takes them); a raw terminal sends Enter as "\r" and Ctrl+J as "\n".
+// takes them); a raw terminal sends Enter as "\r" and Ctrl+J as "\n". "?" typed with no prompt begun
+// lists the chat's keys instead, as Claude Code's "? for shortcuts" does.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,8 @@ export type PromptEditing = {
   pasting(): boolean;
   /** Puts text in at the cursor, line breaks and all (chat-paste.ts's `type`). */
   type(text: string): void;
+  /** "?" typed with no prompt begun: the chat's keys are listed, and the "?" is not typed. */
+  shortcuts?(): boolean;
 };
 
 /** The command that edits a file: `$VISUAL`, else `$EDITOR`, else `vi` (a shell command line). */
@@ -42,6 +45,7 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
     if (o.pasting() || key.meta) return ttyWrite.call(rl, text, key);
     if (key.name === "enter" && key.sequence === "\n" && input.isRaw) return o.type("\n");
     if (key.ctrl && key.name === "g") return edit();
+    if (text === "?" && !key.ctrl && rl.line === "" && o.shortcuts?.()) return;
     ttyWrite.call(rl, text, key);
   };
   const edit = () => {

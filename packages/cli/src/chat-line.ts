@@ -63,6 +63,26 @@ Other lines starting with "/" go to the agent: its skills and slash commands, /c
   counterpart of (/vim, /config, /terminal-setup…) say what to use here instead.
 `;
 
+/** The keys of a chat at a terminal, which "?" on an empty line lists (as Claude Code's does). */
+export const CHAT_KEYS = `Keys:
+  Enter                   send the prompt (while a run is under way: steer it)
+  Alt+Enter, Ctrl+J       a new line of the prompt (as \\ before Enter; Shift+Enter too, where
+                          the terminal tells it apart)
+  Esc, Ctrl-C             cancel the run under way; with none, Ctrl-C clears the line (twice:
+                          leave)
+  Esc Esc                 clear the prompt; on an empty one, list the prompts to /rewind to
+  Shift+Tab               the next permission mode
+  Up, Down, Ctrl+R        recall and search the prompts typed
+  Tab                     complete a /command or an @path
+  Ctrl+G                  edit the prompt in $VISUAL or $EDITOR
+  Ctrl+O                  verbose output on or off
+  Ctrl+T                  the todo list
+  Ctrl+L                  clear the screen
+  Ctrl+_                  undo the last edit of the line
+  Ctrl-D                  leave (on an empty line)
+  !COMMAND                run COMMAND in the project (bash mode); /help lists the commands
+`;
+
 /** Whether a run is under way in `state` (a line then steers it). */
 export function runUnderWay(state: HarnessState | undefined): boolean {
   return state?.status === "running" || state?.status === "awaiting-approval";

@@ -18,7 +18,7 @@ import { diagnoseConnectFailure, healthWatch } from "./chat-diagnose.ts";
 import { pickSession, type Picked } from "./chat-pick.ts";
 import { chatSessions } from "./chat-resume.ts";
 import { CONNECT_TIMEOUT_MS, forkSession, newSessionId, sessionIds } from "./chat-sessions.ts";
-import { CHAT_HELP, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
+import { CHAT_HELP, CHAT_KEYS, createApprovalNumbering, parseChatLine, runUnderWay, type ChatAction } from "./chat-line.ts";
 import { byFate, lineFates, type Entered } from "./chat-entered.ts";
 import { keepInputLine } from "./chat-input-line.ts";
 import { heldRows, startWorkingRow } from "./chat-working.ts";
@@ -329,6 +329,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       note: (text) => view.note(text, "error"),
       pasting: () => paste.pasting(),
       type: (text) => paste.type(text),
+      shortcuts: () => earlier.length === 0 && !continuing && (stderr.write(CHAT_KEYS), true),
     });
   // A paste's keys (a Ctrl+R among them) are text, not the search's.
   const search = recall && reverseSearch(lines, () => paste?.pasting() ?? false);
@@ -343,7 +344,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   if (forkWarning) view.note(`(${forkWarning})`);
   if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
   if (leftBypass) view.note(`(${BYPASS_OFF}: the chat goes on in default mode)`);
-  if (interactive) view.note('type a prompt; "/help" lists the commands; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves');
+  if (interactive) view.note(`type a prompt; "/help" lists the commands${paste ? ', "?" the keys' : ""}; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves`);
   statusLine?.update(client.state);
   modes.refresh();
 

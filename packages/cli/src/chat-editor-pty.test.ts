@@ -87,3 +87,22 @@ test("? on an empty line lists the chat's keys, as Claude Code's does; typed aft
   await chat.shows(/Answered\./);
   await leaveChat(chat);
 });
+
+test("Ctrl+S stashes the prompt being typed; it comes back once the next prompt is sent", async (t) => {
+  const project = model.dir("harness-stash-");
+  model.fake.push({ text: "Quick one answered." }, { text: "Long one answered." });
+  const before = model.fake.requests.length;
+  const chat = ownChat(t, project);
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("a long prompt half written\x13");
+  await chat.shows(/prompt stashed/);
+  assert.doesNotMatch(chat.rows().at(-1) ?? "", /half written/, "the line is cleared");
+  chat.type("a quick question\r");
+  assert.match(await lastPrompt(before), /"a quick question"/);
+  await chat.shows(/Quick one answered\./);
+  await chat.bottom(/^a long prompt half written$/);
+  chat.type(", now finished\r");
+  assert.match(await lastPrompt(before + 1), /"a long prompt half written, now finished"/);
+  await chat.shows(/Long one answered\./);
+  await leaveChat(chat);
+});

@@ -7,7 +7,8 @@
 //
 // The keys are taken before the line editor reads them, through its `_ttyWrite` (as chat-search.ts
 // takes them); a raw terminal sends Enter as "\r" and Ctrl+J as "\n". "?" typed with no prompt begun
-// lists the chat's keys instead, as Claude Code's "? for shortcuts" does.
+// lists the chat's keys instead, as Claude Code's "? for shortcuts" does. Ctrl+S puts the prompt
+// being typed aside (Claude Code's stash): it comes back on the line once the next prompt is sent.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,21 +16,23 @@ import { join } from "node:path";
 import type { Interface } from "node:readline";
 
 type Key = { name?: string; ctrl?: boolean; meta?: boolean; sequence?: string };
-type Editor = Interface & { _ttyWrite(text: string | undefined, key?: Key): void; line: string; cursor: number };
+type Editor = Interface & { _ttyWrite(text: string | undefined, key?: Key): void; _refreshLine(): void; line: string; cursor: number };
 type Terminal = NodeJS.ReadableStream & { setRawMode?(raw: boolean): unknown; isRaw?: boolean };
 
 export type PromptEditing = {
   /** The prompt as typed so far: its earlier lines (those that went on, without their `\`), taken
    * off the chat, which the editor's text replaces. */
   takeEarlier(): string[];
-  /** Tells the user something (an editor that failed). */
-  note(text: string): void;
+  /** Tells the user something (an editor that failed, a prompt stashed). */
+  note(text: string, tone?: "info" | "error"): void;
   /** A bracketed paste is under way: its keys are text. */
   pasting(): boolean;
   /** Puts text in at the cursor, line breaks and all (chat-paste.ts's `type`). */
   type(text: string): void;
   /** "?" typed with no prompt begun: the chat's keys are listed, and the "?" is not typed. */
   shortcuts?(): boolean;
+  /** Whether `line`, handed over, goes on to the next line of the same prompt (chat-keys.ts). */
+  goesOn(line: string): boolean;
 };
 
 /** The command that edits a file: `$VISUAL`, else `$EDITOR`, else `vi` (a shell command line). */
@@ -46,6 +49,7 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
     if (key.name === "enter" && key.sequence === "\n" && input.isRaw) return o.type("\n");
     if (key.ctrl && key.name === "g") return edit();
     if (text === "?" && !key.ctrl && rl.line === "" && o.shortcuts?.()) return;
+    if (key.ctrl && key.name === "s") return stashKey();
     ttyWrite.call(rl, text, key);
   };
   const edit = () => {
@@ -71,12 +75,38 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
       rmSync(dir, { recursive: true, force: true });
     }
   };
+  /** The prompt Ctrl+S put aside, as typed (its earlier lines joined by line breaks). */
+  let stash: string | undefined;
+  const stashKey = () => {
+    const typed = [...o.takeEarlier(), rl.line].join("\n");
+    if (typed.trim()) {
+      stash = typed;
+      o.note("(prompt stashed: it comes back once the next prompt is sent, or with Ctrl+S on an empty line)");
+      return put("");
+    }
+    if (stash === undefined) return o.note("(nothing to stash: Ctrl+S puts the prompt being typed aside)");
+    put(stash);
+    stash = undefined;
+  };
+  // A prompt sent (its last line handed over), the stash comes back on the line, once the editor
+  // has cleared it.
+  const onLine = (line: string) => {
+    if (stash === undefined || o.goesOn(line)) return;
+    const back = stash;
+    stash = undefined;
+    setImmediate(() => put(back));
+  };
+  editor.on("line", onLine);
   /** `text` is the line, the cursor at its end; `why`, said first, tells what went wrong. */
   const put = (text: string, why?: string) => {
-    if (why) o.note(`✗ ${why}`);
+    if (why) o.note(`✗ ${why}`, "error");
     rl.line = "";
     rl.cursor = 0;
-    o.type(text);
+    if (text) o.type(text);
+    else rl._refreshLine();
   };
-  return () => void (rl._ttyWrite = ttyWrite);
+  return () => {
+    rl._ttyWrite = ttyWrite;
+    editor.off("line", onLine);
+  };
 }

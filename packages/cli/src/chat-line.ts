@@ -75,6 +75,7 @@ export const CHAT_KEYS = `Keys:
   Up, Down, Ctrl+R        recall and search the prompts typed
   Tab                     complete a /command or an @path
   Ctrl+G                  edit the prompt in $VISUAL or $EDITOR
+  Ctrl+S                  stash the prompt; it comes back once the next one is sent
   Ctrl+O                  verbose output on or off
   Ctrl+T                  the todo list
   Ctrl+L                  clear the screen

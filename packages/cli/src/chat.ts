@@ -326,7 +326,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
         continuing = false;
         return typed;
       },
-      note: (text) => view.note(text, "error"),
+      note: (text, tone) => view.note(text, tone),
+      goesOn: (line) => goesOn(line),
       pasting: () => paste.pasting(),
       type: (text) => paste.type(text),
       shortcuts: () => earlier.length === 0 && !continuing && (stderr.write(CHAT_KEYS), true),

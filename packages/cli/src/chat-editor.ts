@@ -40,7 +40,8 @@ export function editorCommand(env: NodeJS.ProcessEnv): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";
 }
 
-/** Ctrl+J and Ctrl+G for `editor`, reading the raw terminal `input`. Answers a function that stops. */
+/** Ctrl+J, Ctrl+G, Ctrl+S and "?" for `editor`, reading the raw terminal `input`. Answers a
+ * function that stops. */
 export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.ProcessEnv, o: PromptEditing): () => void {
   const rl = editor as Editor;
   const ttyWrite = rl._ttyWrite;

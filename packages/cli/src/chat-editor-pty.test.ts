@@ -106,3 +106,20 @@ test("Ctrl+S stashes the prompt being typed; it comes back once the next prompt 
   await chat.shows(/Long one answered\./);
   await leaveChat(chat);
 });
+
+test("Ctrl+G while a run is under way says the editor opens once it ends, and opens none", async (t) => {
+  const project = model.dir("harness-ctrlg-busy-");
+  let release!: () => void;
+  model.fake.push({ text: "Slow answer.", hold: new Promise<void>((resolve) => (release = resolve)) });
+  t.after(() => release());
+  const chat = ownChat(t, project, { EDITOR: "false" });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("think slowly\r");
+  await chat.shows(/esc to interrupt/);
+  chat.type("\x07");
+  await chat.shows(/a run is under way: Ctrl\+G opens the editor once it ends/);
+  assert.doesNotMatch(chat.rows().join("\n"), /exited with status/);
+  release();
+  await chat.shows(/Slow answer\./);
+  await leaveChat(chat);
+});

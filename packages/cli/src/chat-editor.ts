@@ -9,7 +9,7 @@
 // takes them); a raw terminal sends Enter as "\r" and Ctrl+J as "\n". "?" typed with no prompt begun
 // lists the chat's keys instead, as Claude Code's "? for shortcuts" does. Ctrl+S puts the prompt
 // being typed aside (Claude Code's stash): it comes back on the line once the next prompt is sent.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +31,8 @@ export type PromptEditing = {
   type(text: string): void;
   /** "?" typed with no prompt begun: the chat's keys are listed, and the "?" is not typed. */
   shortcuts?(): boolean;
+  /** Why the editor cannot be opened now (a run under way), or undefined when it can. */
+  busy?(): string | undefined;
   /** Whether `line`, handed over, goes on to the next line of the same prompt (chat-keys.ts). */
   goesOn(line: string): boolean;
 };
@@ -48,31 +50,41 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
   rl._ttyWrite = (text: string | undefined, key: Key = {}) => {
     if (o.pasting() || key.meta) return ttyWrite.call(rl, text, key);
     if (key.name === "enter" && key.sequence === "\n" && input.isRaw) return o.type("\n");
-    if (key.ctrl && key.name === "g") return edit();
+    if (editing) return;
+    if (key.ctrl && key.name === "g") return void edit();
     if (text === "?" && !key.ctrl && rl.line === "" && o.shortcuts?.()) return;
     if (key.ctrl && key.name === "s") return stashKey();
     ttyWrite.call(rl, text, key);
   };
-  const edit = () => {
+  let editing = false;
+  const edit = async () => {
+    // The chat would draw a run's output (and its working row) over the editor's screen.
+    const busy = o.busy?.();
+    if (busy) return o.note(`(${busy})`);
     const command = editorCommand(env);
     const dir = mkdtempSync(join(tmpdir(), "harness-prompt-"));
     const file = join(dir, "prompt.md");
     const typed = [...o.takeEarlier(), rl.line].join("\n");
+    editing = true;
     try {
       writeFileSync(file, typed, { mode: 0o600 });
-      // The editor has the terminal to itself, in the mode it was in before the chat: the chat
-      // waits for it (what the session does meanwhile shows once it exits).
+      // The editor has the terminal's keys to itself, in the mode the terminal had before the chat.
+      // The chat goes on meanwhile (not synchronously: its connection answers the server's pings).
+      rl.pause();
       input.setRawMode?.(false);
-      const ran = spawnSync(`${command} "$HARNESS_PROMPT_FILE"`, { shell: true, stdio: "inherit", env: { ...env, HARNESS_PROMPT_FILE: file } });
-      input.setRawMode?.(true);
-      if (ran.error || ran.status !== 0) {
-        const why = ran.error ? ran.error.message : ran.status === null ? `was stopped by ${ran.signal}` : `exited with status ${ran.status}`;
+      const child = spawn(`${command} "$HARNESS_PROMPT_FILE"`, { shell: true, stdio: "inherit", env: { ...env, HARNESS_PROMPT_FILE: file } });
+      const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => child.once("error", reject).once("exit", (code, sig) => resolve([code, sig])));
+      if (status !== 0) {
+        const why = status === null ? `was stopped by ${signal}` : `exited with status ${status}`;
         return put(typed, `the editor (${command}) ${why}: the prompt is as it was`);
       }
       put(readFileSync(file, "utf8").replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
     } catch (error) {
       put(typed, `the prompt could not be edited: ${(error as Error).message}`);
     } finally {
+      input.setRawMode?.(true);
+      rl.resume();
+      editing = false;
       rmSync(dir, { recursive: true, force: true });
     }
   };

@@ -328,6 +328,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       },
       note: (text, tone) => view.note(text, tone),
       goesOn: (line) => goesOn(line),
+      busy: () => (runUnderWay(client.state) || starting ? "a run is under way: Ctrl+G opens the editor once it ends" : undefined),
       pasting: () => paste.pasting(),
       type: (text) => paste.type(text),
       shortcuts: () => earlier.length === 0 && !continuing && (stderr.write(CHAT_KEYS), true),

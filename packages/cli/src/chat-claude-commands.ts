@@ -11,7 +11,7 @@ export const CLAUDE_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   settings: "harness chat has no settings panel: the settings are Claude Code's files (.claude/settings.json and .claude/settings.local.json in the project, ~/.claude/settings.json); /status says which were read, /model and /mode change this session's",
   statusline: 'set the settings\' "statusLine" ({"type": "command", "command": "~/.claude/statusline.sh"}): the chat shows the first line the command prints below the typed one',
   "output-style": "harness chat has no output style picker: the settings' \"outputStyle\" names the style",
-  doctor: "harness chat has no /doctor: /status says the model, the permission mode and the settings read, /mcp the MCP servers, /hooks the hooks",
+  doctor: "run `harness doctor` in a shell in the project: it checks Node, the model and its endpoint, the settings, MCP servers, the sandbox and the server's data directory; here /status says the model, the permission mode and the settings read, /mcp the MCP servers, /hooks the hooks",
   usage: "no Claude plan here, so no plan limits: /cost says this session's tokens and cost",
   bashes: "harness chat has no background task panel: ask the agent, which reads a background shell's output with BashOutput and stops it with KillShell",
   "release-notes": "harness --version says the version; the repository's history says what changed",

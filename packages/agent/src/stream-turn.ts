@@ -20,7 +20,7 @@ export type TurnOutcome = {
   inputErrors?: Map<string, string>;
 };
 
-/** One model call. Forwards text deltas as they arrive and announces each tool call once its input
+/** One model call. Forwards text and thinking deltas as they arrive and announces each tool call once its input
  * is complete (adding its id to `started`); `observe` sees every event of the stream first. Never throws: a provider that breaks its contract
  * (throws, or ends without `done`) yields an "error" outcome built from what was streamed. */
 export async function streamTurn(
@@ -41,6 +41,9 @@ export async function streamTurn(
         case "text-delta":
           text += event.text;
           emit({ type: "assistant.delta", text: event.text });
+          break;
+        case "thinking-delta":
+          if (event.text) emit({ type: "assistant.thinking", text: event.text });
           break;
         case "retry":
           // Otherwise a rate limit's wait (up to a minute per attempt) is silence.

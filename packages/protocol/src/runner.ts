@@ -201,6 +201,10 @@ const agentFields = { agentId: z.string().optional(), parentToolUseId: z.string(
 export const RunnerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run.started"), ...envelope, requestId: z.string() }),
   z.object({ type: z.literal("assistant.delta"), ...envelope, ...agentFields, text: z.string() }),
+  /** The model's thinking (extended thinking, or an OpenAI-compatible model's reasoning) as it
+   * streams, before the reply text it leads to. For people to follow; it is never reply text. A
+   * redacted thinking block (encrypted: no text) sends nothing. */
+  z.object({ type: z.literal("assistant.thinking"), ...envelope, ...agentFields, text: z.string() }),
   /** The reply's last `text` (sent as deltas) is withdrawn: the model's stream broke off and the
    * backend asked for the reply again, which comes as new deltas. */
   z.object({ type: z.literal("assistant.retracted"), ...envelope, ...agentFields, text: z.string() }),

@@ -109,6 +109,10 @@ export const HarnessMessageSchema = z.object({
   role: z.enum(["user", "assistant"]),
   /** The text; an assistant message's grows by append-text while it is "running". */
   content: z.string(),
+  /** An assistant message's thinking (the model's reasoning before its reply), when the model
+   * showed any: grows by append-text while the message is "running", as `content` does. Not part
+   * of the reply: a client that ignores it still shows the conversation whole. */
+  thinking: z.string().optional(),
   /** An assistant message is "running" until its run ends, then "complete", "error" (the state's
    * `error` says why) or "cancelled". User messages are "complete". */
   status: MessageStatusSchema,

@@ -276,3 +276,21 @@ test("a run that starts with a part of what it has changed (an MCP server's stat
   assert.deepEqual(changed.batches, [[{ type: "set", path: ["available", "mcpServers"], value: [{ name: "big", status: "failed" }] }]]);
   assert.deepEqual(changed.state.available, { ...available, mcpServers: [{ name: "big", status: "failed" }] });
 });
+
+test("thinking grows the message's thinking, apart from its reply; a later model call's thinking is a new paragraph", () => {
+  const { state, batches } = play(
+    running(),
+    { type: "assistant.thinking", text: "Let me " },
+    { type: "assistant.thinking", text: "look." },
+    { type: "tool.started", toolName: "Read", toolUseId: "t1" },
+    { type: "assistant.thinking", text: "Found it." },
+    { type: "assistant.thinking", text: " Done." },
+    { type: "assistant.delta", text: "Here." },
+    { type: "assistant.thinking", text: "sub", agentId: "agent_1", parentToolUseId: "t1" },
+  );
+  assert.equal(state.messages[3].thinking, "Let me look.\n\nFound it. Done.");
+  assert.equal(state.messages[3].content, "Here.");
+  assert.deepEqual(batches[1], [{ type: "append-text", path: ["messages", "3", "thinking"], value: "look." }], "one small operation per delta, as text");
+  assert.deepEqual(batches[6], [], "a sub-agent's thinking stays with it");
+  assert.equal(state.messages[1].thinking, undefined);
+});

@@ -10,11 +10,21 @@ export type RunCursor = {
   assistantMessageId: string;
   /** True after a tool call until text follows it; the next text then starts a new paragraph. */
   afterTool: boolean;
+  /** True when text or a tool call came after the message's thinking: thinking that follows starts
+   * a new paragraph. Not stored (a run re-attached after a restart may run two paragraphs of
+   * thinking together). */
+  thinkingBreak?: boolean;
   /** Set at the run's first call.completed: the totals held before it, from which its end counts
    * (so that the final figures are what they would be without the calls reported on the way), and
    * what its calls reported so far. */
   live?: LiveCount;
 };
+
+/** The cursor once something other than thinking (text, a tool call) reached `message`: thinking
+ * that follows is another model call's, kept apart. */
+function afterOther(message: HarnessMessage, cursor: RunCursor): RunCursor {
+  return message.thinking === undefined || cursor.thinkingBreak ? cursor : { ...cursor, thinkingBreak: true };
+}
 
 export type Translation = { operations: DeltaOperation[]; cursor: RunCursor };
 
@@ -80,7 +90,17 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       if (event.text === "" || event.agentId) return { operations: [], cursor };
       const path = messagePath(i, "content");
       const text = cursor.afterTool && message.content !== "" && !message.content.endsWith("\n") ? `\n\n${event.text}` : event.text;
-      return { operations: [{ type: "append-text", path, value: text }], cursor: cursor.afterTool ? { ...cursor, afterTool: false } : cursor };
+      return { operations: [{ type: "append-text", path, value: text }], cursor: afterOther(message, cursor.afterTool ? { ...cursor, afterTool: false } : cursor) };
+    }
+
+    case "assistant.thinking": {
+      // A sub-agent's thinking stays with it, as its text does.
+      if (event.text === "" || event.agentId) return { operations: [], cursor };
+      const path = messagePath(i, "thinking");
+      if (message.thinking === undefined) return { operations: [{ type: "set", path, value: event.text }], cursor: { ...cursor, thinkingBreak: false } };
+      // Thinking again after reply text or a tool call (the next model call's): a new paragraph.
+      const text = cursor.thinkingBreak && !message.thinking.endsWith("\n") ? `\n\n${event.text}` : event.text;
+      return { operations: [{ type: "append-text", path, value: text }], cursor: cursor.thinkingBreak ? { ...cursor, thinkingBreak: false } : cursor };
     }
 
     case "assistant.retracted": {
@@ -98,7 +118,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "tool.started": {
       const call = toolCall(event, message.content.length) as unknown as JSONValue;
-      const next = { ...cursor, afterTool: true };
+      const next = afterOther(message, { ...cursor, afterTool: true });
       return { operations: [appendTo(messagePath(i, "toolCalls"), message.toolCalls, call)], cursor: next };
     }
 

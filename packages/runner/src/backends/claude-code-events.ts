@@ -45,6 +45,8 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
   const run: MappedRun = { transcript: [], turns: [], calls: new Map(), results: [], promptsTaken: 0, createdFiles: [], authFailed: false, rates: { ...rates } };
   /** Message ids whose text arrived as stream deltas (their complete blocks are not re-sent). */
   const streamedText = new Set<string>();
+  /** Likewise, the ids of model calls whose thinking streamed. */
+  const streamedThinking = new Set<string>();
   /** Per agent ("" = main): the message being streamed, its model, the usage its message_start
    * reported and the text sent of each of its blocks (by index). */
   const streaming = new Map<string, { id: string; model?: string; usage: Usage; texts: Map<number, string> }>();
@@ -106,6 +108,12 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
         return;
       }
       case "content_block_delta": {
+        if (event.delta.type === "thinking_delta") {
+          const current = streaming.get(key);
+          if (current) streamedThinking.add(current.id);
+          if (event.delta.thinking) emit({ type: "assistant.thinking", ...agentFields(message.parent_tool_use_id), text: event.delta.thinking });
+          return;
+        }
         if (event.delta.type !== "text_delta") return;
         const current = streaming.get(key);
         if (current) {
@@ -166,7 +174,11 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
       reportCall(m.id, usageOf(u as Parameters<typeof usageOf>[0]), fields, model);
     }
     for (const block of blocks) {
-      if (block.type === "text" && typeof block.text === "string" && block.text && !streamedText.has(m.id)) {
+      // Thinking that did not stream (no partial messages, or a sub-agent's) comes whole; a redacted
+      // block has no text and shows nothing.
+      if (block.type === "thinking" && typeof block.thinking === "string" && block.thinking && !streamedThinking.has(m.id)) {
+        emit({ type: "assistant.thinking", ...fields, text: block.thinking });
+      } else if (block.type === "text" && typeof block.text === "string" && block.text && !streamedText.has(m.id)) {
         emit({ type: "assistant.delta", ...fields, text: block.text });
       } else if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
         emit({ type: "tool.started", ...fields, toolName: block.name, toolUseId: block.id, input: asRecord(block.input) });

@@ -197,3 +197,19 @@ test("in colour a TodoWrite call's list dims and strikes through what is done an
   r.event({ type: "tool.completed", toolUseId: "2", output: "todos.0.activeForm: Required", isError: true });
   assert.match(err.text, /✗\x1b\[0m {2}\x1b\[31mtodos\.0\.activeForm: Required/);
 });
+
+test("thinking, when asked for, is dimmed on stderr before the reply and ended before a tool call; a sub-agent's is not shown", () => {
+  const out = sink(true);
+  const err = sink(true);
+  const r = createRenderer(out, err, { color: true, cwd: "/w", thinking: true, shared: false });
+  r.event({ type: "assistant.thinking", text: "Look at " });
+  r.event({ type: "assistant.thinking", text: "the file." });
+  r.event({ type: "assistant.thinking", text: "hidden", agentId: "a1", parentToolUseId: "t0" });
+  r.event({ type: "tool.started", toolName: "Read", toolUseId: "t1", input: { file_path: "/w/a" } });
+  assert.equal(err.text.split("\x1b[1m●")[0], "\x1b[2m✻ Thinking…\x1b[0m\n\x1b[2mLook at \x1b[0m\x1b[2mthe file.\x1b[0m\n\n");
+  const quiet = sink();
+  const q = createRenderer(sink(), quiet, { color: false, cwd: "/w" });
+  q.event({ type: "assistant.thinking", text: "Look" });
+  q.finish();
+  assert.equal(quiet.text, "", "not asked for: nothing");
+});

@@ -28,6 +28,9 @@ export type RendererOptions = {
    * (`msg=$(harness run …)`): the text the model wrote before calling tools goes to stderr with
    * the calls. Otherwise all of it streams to stdout. */
   finalOnly?: boolean;
+  /** The model's thinking printed dimmed on stderr as it streams, under "✻ Thinking…" (a run's
+   * --verbose); otherwise it is not shown. Stdout never gets it. */
+  thinking?: boolean;
 };
 
 /** Whether file descriptors 1 and 2 are one terminal, pipe or file (`2>&1`, a CI log). */
@@ -148,6 +151,26 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
     cursorAtLineStart = true;
   }
 
+  /** Whether thinking is being printed (its header is out), and whether it ended a line. */
+  let thinking: { atLineStart: boolean } | undefined;
+
+  function think(delta: string): void {
+    const shown = printable(delta.replace(/\r\n?/g, "\n"));
+    if (!shown) return;
+    if (!thinking) err(`${dim("✻ Thinking…")}\n`);
+    thinking = { atLineStart: shown.endsWith("\n") };
+    stderr.write(dim(shown));
+    cursorAtLineStart = thinking.atLineStart;
+  }
+
+  /** Ends the thinking shown with a blank line, before whatever comes next. */
+  function endThinking(): void {
+    if (!thinking) return;
+    stderr.write(thinking.atLineStart ? "\n" : "\n\n");
+    thinking = undefined;
+    cursorAtLineStart = true;
+  }
+
   function text(delta: string): void {
     if (opts.finalOnly) pending += delta;
     else write(markdown ? markdown.push(printable(delta)) : delta);
@@ -168,6 +191,11 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
 
   return {
     event(event) {
+      if (event.type === "assistant.thinking") {
+        if (opts.thinking && event.agentId === undefined) think(event.text);
+        return;
+      }
+      endThinking();
       switch (event.type) {
         case "assistant.delta":
           // A sub-agent's text is its report to the main agent, not part of the reply.
@@ -237,6 +265,7 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
       }
     },
     finish() {
+      endThinking();
       if (markdown) write(markdown.end());
       write(pending);
       pending = "";

@@ -149,13 +149,15 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   // stdout gets the reply's last part, at the end, as from `claude -p`. As json, stdout has only the
   // result, and stderr the warnings; as stream-json, stdout has every event, then the result.
   const finalOnly = format === "text" && !io.stdout.isTTY;
-  const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly });
+  const renderer = createRenderer(format === "text" ? io.stdout : DISCARD, io.stderr, { ...terminalOptions(io), cwd, finalOnly, ...(command.verbose && { thinking: true }) });
   let readyModel: string | undefined;
   const stream = format === "stream-json" ? await streamWriters((line) => io.stdout.write(line), runId, cwd, command.includePartialMessages ? () => readyModel ?? model : undefined) : undefined;
   const show: (event: AgentEvent) => void = stream
     ? (event) => {
         // The init line that opens the stream says what run.ready would.
         if (event.type === "run.ready") return;
+        // Thinking streams as Claude Code streams it, with --include-partial-messages only.
+        if (event.type === "assistant.thinking") return;
         // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's
         // kinds of message only: the SDK hands any line to the program as a message.
         if (command.inputFormat !== "stream-json") stream.opening.line(`${JSON.stringify(event)}\n`);

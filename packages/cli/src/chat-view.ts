@@ -7,6 +7,7 @@ import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessStat
 import { createApprovalNumbering } from "./chat-line.ts";
 import { callBody, callLabel } from "./call-display.ts";
 import { planChoices } from "./chat-plan.ts";
+import { createThinkingShown } from "./chat-thinking.ts";
 import { markdownFor } from "./markdown/stream.ts";
 import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
 
@@ -86,6 +87,8 @@ export function createChatView(
   let seenNotices: readonly Notice[] | undefined;
   /** The messages as last shown (a copy, taken when their number changes): a rewind removes some. */
   let shownMessages: readonly HarnessMessage[] = [];
+
+  const thinking = createThinkingShown({ full: opts.full === true, dim, line });
 
   /** A line on stderr. When both streams are one terminal they share its cursor: a reply being
    * streamed is broken off first (a piped reply is left whole). */
@@ -172,6 +175,7 @@ export function createChatView(
     if (message.role !== "assistant") return;
     // A message cut short (a rewind) is followed from its new end.
     if (message.content.length < mine.chars) mine.chars = message.content.length;
+    thinking.show(message, message.content.length > mine.chars || (message.toolCalls ?? []).some((call) => !mine.calls.has(call.id)));
     for (const call of message.toolCalls ?? []) {
       const state = mine.calls.get(call.id);
       // A message shown whole (joined late, or after a reconnect) puts each call where it was made.

@@ -1,6 +1,7 @@
 // The row `harness chat` shows at a terminal while the agent works, as Claude Code does: a glyph
 // that cycles, a verb, the time the run has gone on, the output tokens so far and how to stop it,
 //   ✻ Thinking… (12s · ↓ 1.2k tokens · esc to interrupt)
+// While the model thinks (its reply's thinking grew last), the verb is "Thinking" (chat-thinking.ts).
 // It shows while the session's state says a run is running (not while a call waits for approval:
 // the question is on the screen then), below the reply and above the typed line, and is gone the
 // moment the run ends, is cancelled or asks. The time counts from when the state says the run
@@ -12,10 +13,11 @@
 // The tokens are the real output tokens of the run's calls that have ended (the state's usage grows
 // with each), plus an estimate of the call streaming now, as Claude Code makes it: a token for four
 // characters of what the run has put in the state since the main agent's last call ended (its
-// replies' text and its tool calls' input, a sub-agent's calls included; a sub-agent's text reaches
+// replies' text and thinking, and its tool calls' input, a sub-agent's calls included; a sub-agent's text reaches
 // the state only as its Task call's result), from the run's own messages. A row that joins a run
 // under way estimates what came before it joined.
 import type { HarnessState } from "@harness/protocol";
+import { thinkingNow } from "./chat-thinking.ts";
 import { cut } from "./terminal-text.ts";
 
 /** The glyphs, there and back, one a frame. */
@@ -82,7 +84,10 @@ export function startWorkingRow(o: {
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const draw = () => o.show(run && workingRow({ frame, verb: run.verb, ms: now() - run.start, tokens: run.tokens, width: o.columns(), color: o.color }));
+  const thinks = thinkingNow();
+  /** The model thinks now: the row says so, whatever its verb. */
+  let thinking = false;
+  const draw = () => o.show(run && workingRow({ frame, verb: thinking ? "Thinking" : run.verb, ms: now() - run.start, tokens: run.tokens, width: o.columns(), color: o.color }));
   const stop = () => {
     clearInterval(timer);
     timer = undefined;
@@ -97,12 +102,17 @@ export function startWorkingRow(o: {
         run = { start: startOf(state, now(), sawIdle), verb: pick(VERBS), from, tokens: 0, counts: startCounts(state, runTokens(state, from)), said: state.runStartedAt };
       }
       sawIdle ||= !underWay;
+      const thinkingWas = thinking;
+      thinking = thinks(state);
       if (run) run.tokens = countTokens(run.counts, state, runTokens(state, run.from));
       if (state.status !== "running") {
         if (timer) o.show(undefined);
         return stop();
       }
-      if (timer) return;
+      if (timer) {
+        if (thinking !== thinkingWas) draw();
+        return;
+      }
       frame = 0;
       draw();
       timer = setInterval(() => {
@@ -170,14 +180,14 @@ function runFrom(state: HarnessState): number {
 const inputChars = new WeakMap<object, number>();
 
 /** The output tokens of the run whose messages start at `from`, estimated as Claude Code does
- * while streaming: a token for four characters of its replies and its tool calls' input. Looks at
+ * while streaming: a token for four characters of its replies, their thinking and its tool calls' input. Looks at
  * the run's own messages only. */
 export function runTokens(state: HarnessState, from: number): number {
   let chars = 0;
   for (let i = from; i < state.messages.length; i++) {
     const message = state.messages[i];
     if (message.role !== "assistant") continue;
-    chars += message.content.length;
+    chars += message.content.length + (message.thinking?.length ?? 0);
     for (const call of message.toolCalls ?? []) {
       if (!call.input) continue;
       let size = inputChars.get(call.input);

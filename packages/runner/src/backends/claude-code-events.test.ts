@@ -324,3 +324,24 @@ test("a call is priced as Claude Code prices its model: at the rate its last res
   for (const m of call("msg_3")) known.handle(m);
   assert.ok(Math.abs(known.run.calls.get("msg_3")!.costUsd! - 0.5 * list) < 1e-12, "the rate kept from an earlier run");
 });
+
+test("streamed thinking becomes thinking events, not sent again whole; a sub-agent's unstreamed thinking comes whole with its id; redacted thinking shows nothing", () => {
+  const { events } = mapped([
+    stream({ type: "message_start", message: { id: "msg_1", usage: usage(100, 1) } }),
+    stream({ type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Plan " } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "it." } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } }),
+    assistant("msg_1", [{ type: "thinking", thinking: "Plan it.", signature: "sig" }]),
+    assistant("msg_1", [{ type: "redacted_thinking", data: "opaque" }]),
+    assistant("msg_sub", [{ type: "thinking", thinking: "Sub plan.", signature: "s" }], { parent_tool_use_id: "toolu_task" }),
+  ]);
+  const thinking = events.filter((e) => e.type === "assistant.thinking");
+  assert.deepEqual(thinking, [
+    { type: "assistant.thinking", text: "Plan " },
+    { type: "assistant.thinking", text: "it." },
+    { type: "assistant.thinking", agentId: "toolu_task", parentToolUseId: "toolu_task", text: "Sub plan." },
+  ]);
+  for (const event of thinking) assert.ok(RunnerEventSchema.safeParse({ ...event, seq: 1 }).success);
+  assert.equal(events.filter((e) => e.type === "assistant.delta").length, 0, "thinking is never reply text");
+});

@@ -22,7 +22,7 @@ async function session(t: TestContext, options: FakeOpenAIOptions) {
   return { fake, state: client.state! };
 }
 
-test("a reply with thinking in <think> tags, a tool call without an id and no usage: the client sees the answer, the call, and usage not known", async (t) => {
+test("a reply with thinking in <think> tags, a tool call without an id and no usage: the client sees the thinking apart, the answer, the call, and usage not known", async (t) => {
   const { fake, state } = await session(t, {
     quirks: { rejectsStreamOptions: true, noUsage: true },
     replies: [
@@ -33,6 +33,7 @@ test("a reply with thinking in <think> tags, a tool call without an id and no us
   const reply = state.messages[1];
   assert.equal(reply.status, "complete", JSON.stringify(state.error));
   assert.equal(reply.content, "The notes say notes.");
+  assert.equal((reply as { thinking?: string }).thinking, "I should list the files.\n\nDone looking.", "each call's thinking, a paragraph apiece");
   assert.equal(reply.toolCalls?.[0]?.status, "complete");
   assert.match(reply.toolCalls?.[0]?.output ?? "", /notes/);
   assert.equal((state.spent as { usage?: { unreportedCalls?: number } } | undefined)?.usage?.unreportedCalls, 2, JSON.stringify(state.spent));

@@ -31,6 +31,8 @@ export async function streamTurn(
   observe?: (event: ModelEvent) => void,
 ): Promise<TurnOutcome> {
   let text = "";
+  /** The thinking streamed by the provider's attempt under way (a retry starts another). */
+  let thinking = "";
   const toolUses: ContentBlock[] = [];
   let failure: string | undefined;
   let inputErrors: Map<string, string> | undefined;
@@ -43,9 +45,14 @@ export async function streamTurn(
           emit({ type: "assistant.delta", text: event.text });
           break;
         case "thinking-delta":
-          if (event.text) emit({ type: "assistant.thinking", text: event.text });
+          if (!event.text) break;
+          thinking += event.text;
+          emit({ type: "assistant.thinking", text: event.text });
           break;
         case "retry":
+          // The provider asks again: the thinking of the attempt given up on is not the reply's.
+          if (thinking) emit({ type: "assistant.retracted", text: thinking, thinking: true });
+          thinking = "";
           // Otherwise a rate limit's wait (up to a minute per attempt) is silence.
           emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}).` });
           break;

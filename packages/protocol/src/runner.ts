@@ -206,8 +206,9 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
    * redacted thinking block (encrypted: no text) sends nothing. */
   z.object({ type: z.literal("assistant.thinking"), ...envelope, ...agentFields, text: z.string() }),
   /** The reply's last `text` (sent as deltas) is withdrawn: the model's stream broke off and the
-   * backend asked for the reply again, which comes as new deltas. */
-  z.object({ type: z.literal("assistant.retracted"), ...envelope, ...agentFields, text: z.string() }),
+   * backend asked for the reply again, which comes as new deltas. With `thinking`, the `text`
+   * withdrawn is the thinking last sent (as assistant.thinking), not reply text. */
+  z.object({ type: z.literal("assistant.retracted"), ...envelope, ...agentFields, text: z.string(), thinking: z.literal(true).optional() }),
   z.object({
     type: z.literal("tool.started"),
     ...envelope,

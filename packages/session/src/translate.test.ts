@@ -294,3 +294,18 @@ test("thinking grows the message's thinking, apart from its reply; a later model
   assert.deepEqual(batches[6], [], "a sub-agent's thinking stays with it");
   assert.equal(state.messages[1].thinking, undefined);
 });
+
+test("thinking withdrawn (the model was asked again) leaves the thinking before it, and the reply text alone", () => {
+  const { state } = play(
+    running(),
+    { type: "assistant.thinking", text: "Plan." },
+    { type: "tool.started", toolName: "Read", toolUseId: "t1" },
+    { type: "assistant.thinking", text: "Half a" },
+    { type: "assistant.retracted", text: "Half a", thinking: true },
+    { type: "assistant.thinking", text: "Whole thought." },
+    { type: "assistant.delta", text: "Half a" },
+    { type: "assistant.retracted", text: "nothing like it", thinking: true },
+  );
+  assert.equal(state.messages[3].thinking, "Plan.\n\nWhole thought.");
+  assert.equal(state.messages[3].content, "Half a", "reply text is not touched by a thinking retraction");
+});

@@ -104,6 +104,12 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     }
 
     case "assistant.retracted": {
+      if (event.thinking) {
+        // The paragraph break before withdrawn thinking stays, for the thinking that replaces it.
+        const thinking = message.thinking;
+        if (event.agentId || event.text === "" || thinking === undefined || !thinking.endsWith(event.text)) return { operations: [], cursor };
+        return { operations: [{ type: "set", path: messagePath(i, "thinking"), value: thinking.slice(0, -event.text.length) }], cursor };
+      }
       if (event.agentId || event.text === "" || !message.content.endsWith(event.text)) return { operations: [], cursor };
       let content = message.content.slice(0, -event.text.length);
       let next = cursor;

@@ -345,3 +345,17 @@ test("streamed thinking becomes thinking events, not sent again whole; a sub-age
   for (const event of thinking) assert.ok(RunnerEventSchema.safeParse({ ...event, seq: 1 }).success);
   assert.equal(events.filter((e) => e.type === "assistant.delta").length, 0, "thinking is never reply text");
 });
+
+test("a stream Claude Code abandons withdraws the thinking it sent too, as thinking", () => {
+  const { events } = mapped([
+    stream({ type: "message_start", message: { id: "msg_1", usage: usage(100, 1) } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Half a " } }),
+    stream({ type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "thought" } }),
+    stream({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "The" } }),
+    sdk({ type: "stream_event", event: { type: "message_stop" }, abandoned_blocks: { api_message_id: "msg_1", from_block_index: 0 } }),
+  ]);
+  assert.deepEqual(events.filter((e) => e.type === "assistant.retracted"), [
+    { type: "assistant.retracted", text: "Half a thought", thinking: true },
+    { type: "assistant.retracted", text: "The" },
+  ]);
+});

@@ -48,8 +48,8 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
   /** Likewise, the ids of model calls whose thinking streamed. */
   const streamedThinking = new Set<string>();
   /** Per agent ("" = main): the message being streamed, its model, the usage its message_start
-   * reported and the text sent of each of its blocks (by index). */
-  const streaming = new Map<string, { id: string; model?: string; usage: Usage; texts: Map<number, string> }>();
+   * reported and the text and thinking sent of each of its blocks (by index). */
+  const streaming = new Map<string, { id: string; model?: string; usage: Usage; texts: Map<number, string>; thinking: Map<number, string> }>();
   /** Agent/Task tool call id → the sub-agent's task id. */
   const taskIds = new Map<string, string>();
   let lastAssistant: { id: string; entry: { role: "assistant"; content: Block[] } } | undefined;
@@ -104,13 +104,16 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
       case "message_start": {
         const u = event.message.usage;
         if (typeof event.message.model === "string") model = event.message.model;
-        streaming.set(key, { id: event.message.id, model, usage: usageOf(u), texts: new Map() });
+        streaming.set(key, { id: event.message.id, model, usage: usageOf(u), texts: new Map(), thinking: new Map() });
         return;
       }
       case "content_block_delta": {
         if (event.delta.type === "thinking_delta") {
           const current = streaming.get(key);
-          if (current) streamedThinking.add(current.id);
+          if (current) {
+            streamedThinking.add(current.id);
+            current.thinking.set(event.index, (current.thinking.get(event.index) ?? "") + event.delta.thinking);
+          }
           if (event.delta.thinking) emit({ type: "assistant.thinking", ...agentFields(message.parent_tool_use_id), text: event.delta.thinking });
           return;
         }
@@ -144,9 +147,10 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
         const current = streaming.get(key);
         if (!abandoned || !current) return;
         const from = typeof abandoned.from_block_index === "number" ? abandoned.from_block_index : 0;
-        const indexes = [...current.texts.keys()].filter((index) => index >= from).sort((a, b) => a - b);
-        const text = indexes.map((index) => current.texts.get(index)).join("");
+        const after = (blocks: Map<number, string>) => [...blocks.keys()].filter((index) => index >= from).sort((a, b) => a - b).map((index) => blocks.get(index)).join("");
+        const [text, thinking] = [after(current.texts), after(current.thinking)];
         streaming.delete(key);
+        if (thinking) emit({ type: "assistant.retracted", ...agentFields(message.parent_tool_use_id), text: thinking, thinking: true });
         if (text) emit({ type: "assistant.retracted", ...agentFields(message.parent_tool_use_id), text });
         return;
       }

@@ -157,7 +157,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
         // The init line that opens the stream says what run.ready would.
         if (event.type === "run.ready") return;
         // Thinking streams as Claude Code streams it, with --include-partial-messages only.
-        if (event.type === "assistant.thinking") return;
+        if (event.type === "assistant.thinking" || (event.type === "assistant.retracted" && event.thinking)) return;
         // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's
         // kinds of message only: the SDK hands any line to the program as a message.
         if (command.inputFormat !== "stream-json") stream.opening.line(`${JSON.stringify(event)}\n`);

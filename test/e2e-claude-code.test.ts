@@ -240,6 +240,18 @@ test("a reply whose stream breaks off is asked again: the session shows the answ
   await client.close();
 });
 
+test("Claude Code's thinking reaches the session as the reply's thinking, apart from its text", { skip, timeout }, async () => {
+  fake.push({ thinking: ["Look first, ", "then answer."], text: "Looked.", toolUses: [{ name: "Bash", input: { command: "echo looked", description: "look" } }] }, { thinking: "It printed looked.", text: "It says looked." });
+  const client = await connect("cc-thinking");
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } }, { type: "submit", prompt: "look" });
+  await client.waitForState((s) => idle(s) && s.messages.length === 2, 60_000, "the run to end");
+  assert.deepEqual(client.errors, []);
+  const reply = client.state!.messages[1] as MinimalState["messages"][number] & { thinking?: string };
+  assert.equal(reply.thinking, "Look first, then answer.\n\nIt printed looked.");
+  assert.equal(reply.content, "Looked.\n\nIt says looked.");
+  await client.close();
+});
+
 test("a steer sent while a command runs: the command's result stays with it, and the steer follows it", { skip, timeout }, async () => {
   fake.push(
     { text: "Working.", toolUses: [{ name: "Bash", input: { command: "python3 -c 'import time; time.sleep(2)'; echo slow-done", description: "slow" } }] },

@@ -158,7 +158,7 @@ export class HarnessClient {
    * the run under way: `onApproval` is asked once about each of the run's (as the Agent SDK's
    * canUseTool is), or answer them yourself from `state.pendingApprovals`. A steer the run ended
    * without delivering is sent on as the next prompt: run() resolves once that run has ended too.
-   * `onText` is given the replies' text as it streams. */
+   * `onText` is given the replies' text as it streams, `onThinking` their thinking. */
   async run(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     if (!this.state && this.connection !== "closed") await this.#connecting?.promise;
     this.submit(prompt);
@@ -170,9 +170,10 @@ export class HarnessClient {
    * Rejects at once on a closed client. */
   async waitForRun(prompt: string, options: RunOptions = {}): Promise<RunResult> {
     if (this.connection === "closed") throw new Error("run: the client is closed: call connect() before sending commands");
-    const { timeoutMs = 0, onApproval, onText, untilApproval } = options;
+    const { timeoutMs = 0, onApproval, onText, onThinking, untilApproval } = options;
     const watch = watchRun(prompt, this.state ?? { status: "idle", messages: [] }, timeoutMs, untilApproval);
     const offs = [
+      onThinking && this.on("state", textFollower(onThinking, watch.replies, "thinking")),
       onText && this.on("state", textFollower(onText, watch.replies)),
       onApproval && this.on("state", approvalAnswerer(onApproval, watch.replies, (command) => this.send(command))),
     ];

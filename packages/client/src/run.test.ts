@@ -225,3 +225,26 @@ test("waitForRun() follows a prompt sent with submit(); with untilApproval it re
   assert.equal(result.reply.id, "a");
   client.close();
 });
+
+test("run()'s onThinking is given the reply's thinking as it streams, each part once, apart from its text", async () => {
+  const { socket, client } = await connectedClient({ status: "idle", messages: done });
+  const thinking: string[] = [];
+  const text: string[] = [];
+  const run = client.run("think", { onThinking: (part, reply) => thinking.push(`${reply.id}:${part}`), onText: (part) => text.push(part) });
+  socket.serve({ type: "delta", seq: 2, operations: [
+    { type: "set", path: ["messages", "2"], value: { id: "u1", role: "user", content: "think", status: "complete" } },
+    { type: "set", path: ["messages", "3"], value: { id: "a1", role: "assistant", content: "", status: "running" } },
+    { type: "set", path: ["status"], value: "running" },
+  ] });
+  socket.serve({ type: "delta", seq: 3, operations: [{ type: "set", path: ["messages", "3", "thinking"], value: "Hmm, " }] });
+  socket.serve({ type: "delta", seq: 4, operations: [{ type: "append-text", path: ["messages", "3", "thinking"], value: "yes." }] });
+  socket.serve({ type: "delta", seq: 5, operations: [
+    { type: "append-text", path: ["messages", "3", "content"], value: "Yes." },
+    { type: "set", path: ["messages", "3", "status"], value: "complete" },
+    { type: "set", path: ["status"], value: "idle" },
+  ] });
+  await run;
+  assert.deepEqual(thinking, ["a1:Hmm, ", "a1:yes."]);
+  assert.deepEqual(text, ["Yes."]);
+  client.close();
+});

@@ -28,6 +28,10 @@ export type RunOptions = {
    * (a steer the model read starts another). Read from the state, so a snapshot a reconnect brings
    * instead of the missed deltas loses nothing. */
   onText?: (text: string, reply: HarnessMessage) => void;
+  /** Likewise, the thinking the run's replies gain (their `thinking`), before their text. Thinking
+   * the session withdraws (the model was asked again after its stream broke off) is not taken
+   * back: what follows it is given from where it now ends. */
+  onThinking?: (text: string, reply: HarnessMessage) => void;
   /** Resolve also when the run waits for approval, for a program that answers it later itself (a
    * piped chat reads the answer from its next line): without it, such a run is waited through. */
   untilApproval?: boolean;
@@ -100,16 +104,21 @@ export function watchRun(prompt: string, before: HarnessState, timeoutMs = 0, un
 }
 
 /** A state listener that passes `onText` what the assistant messages of `replies(state)` gained
- * since it last saw them. */
-export function textFollower(onText: (text: string, reply: HarnessMessage) => void, replies: (state: HarnessState) => HarnessMessage[]) {
+ * since it last saw them, in their `field` (the reply's text, or its thinking). */
+export function textFollower(onText: (text: string, reply: HarnessMessage) => void, replies: (state: HarnessState) => HarnessMessage[], field: "content" | "thinking" = "content") {
   const told = new Map<string, number>();
   return (state: HarnessState): void => {
     for (const reply of replies(state)) {
       if (reply.role !== "assistant") continue;
+      const text = reply[field] ?? "";
       const seen = told.get(reply.id) ?? 0;
-      if (reply.content.length <= seen) continue;
-      told.set(reply.id, reply.content.length);
-      onText(reply.content.slice(seen), reply);
+      if (text.length <= seen) {
+        // Withdrawn thinking: what replaces it is given whole.
+        if (text.length < seen && field === "thinking") told.set(reply.id, text.length);
+        continue;
+      }
+      told.set(reply.id, text.length);
+      onText(text.slice(seen), reply);
     }
   };
 }

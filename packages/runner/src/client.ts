@@ -280,9 +280,10 @@ function parseEvent(data: string): RunnerEvent | undefined {
     throw new Error(`runner sent an event that is not JSON: ${data.slice(0, 200)}`);
   }
   if (raw === null || typeof raw !== "object") throw new Error(`runner sent an event that is not an object: ${data.slice(0, 200)}`);
-  // The hot path: main-agent text deltas are checked by hand; every other event goes through the schema.
+  // The hot path: main-agent text and thinking deltas are checked by hand; every other event goes
+  // through the schema.
   if (
-    raw.type === "assistant.delta" &&
+    (raw.type === "assistant.delta" || raw.type === "assistant.thinking") &&
     typeof raw.text === "string" &&
     typeof raw.seq === "number" &&
     raw.agentId === undefined &&

@@ -32,3 +32,18 @@ test("sub-agent fields on a text delta are kept", () => {
     parentToolUseId: "tu9",
   });
 });
+
+test("a thinking delta is framed as a text delta is, its sub-agent fields kept", () => {
+  assert.deepEqual(decode(encodeEvent(4, { type: "assistant.thinking", text: 'so "x"\n' })), {
+    id: "4",
+    event: "assistant.thinking",
+    data: { type: "assistant.thinking", seq: 4, text: 'so "x"\n' },
+  });
+  assert.deepEqual(decode(encodeEvent(5, { type: "assistant.thinking", text: "y", agentId: "a1", parentToolUseId: "tu9" })).data, {
+    type: "assistant.thinking",
+    seq: 5,
+    text: "y",
+    agentId: "a1",
+    parentToolUseId: "tu9",
+  });
+});

@@ -13,9 +13,9 @@
 // The tokens are the real output tokens of the run's calls that have ended (the state's usage grows
 // with each), plus an estimate of the call streaming now, as Claude Code makes it: a token for four
 // characters of what the run has put in the state since the main agent's last call ended (its
-// replies' text and thinking, and its tool calls' input, a sub-agent's calls included; a sub-agent's text reaches
-// the state only as its Task call's result), from the run's own messages. A row that joins a run
-// under way estimates what came before it joined.
+// replies' text and thinking, and its tool calls' input, a sub-agent's calls included; a
+// sub-agent's text reaches the state only as its Task call's result), from the run's own messages.
+// A row that joins a run under way estimates what came before it joined.
 import type { HarnessState } from "@harness/protocol";
 import { thinkingNow } from "./chat-thinking.ts";
 import { cut } from "./terminal-text.ts";
@@ -180,8 +180,8 @@ function runFrom(state: HarnessState): number {
 const inputChars = new WeakMap<object, number>();
 
 /** The output tokens of the run whose messages start at `from`, estimated as Claude Code does
- * while streaming: a token for four characters of its replies, their thinking and its tool calls' input. Looks at
- * the run's own messages only. */
+ * while streaming: a token for four characters of its replies, their thinking and its tool calls'
+ * input. Looks at the run's own messages only. */
 export function runTokens(state: HarnessState, from: number): number {
   let chars = 0;
   for (let i = from; i < state.messages.length; i++) {

@@ -88,6 +88,19 @@ test("the tokens are counted from what the run streams into the state, a token f
   assert.equal(row.frame(), "Brewing… (0s · ↓ 2 tokens · esc to interrupt)", "the next run counts from nothing");
 });
 
+test("while the model thinks the row says Thinking… whatever its verb, its thinking counted in the tokens; its verb is back once the reply streams", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const row = handRow({ now: 1_000_000 });
+  const running = (message: HarnessMessage): HarnessState => ({ status: "running", messages: [user("go"), message] });
+  row.update(running(reply("")));
+  assert.equal(row.frame(), "Brewing… (0s · esc to interrupt)");
+  row.update(running({ ...reply(""), thinking: "t".repeat(400) }));
+  assert.equal(row.frame(), "Thinking… (0s · ↓ 100 tokens · esc to interrupt)");
+  row.update(running({ ...reply("a".repeat(400)), thinking: "t".repeat(400) }));
+  assert.equal(row.frame(), "Brewing… (0s · ↓ 200 tokens · esc to interrupt)");
+});
+
 test("once a call of the run has ended, the tokens are its real output tokens, plus the estimate of what streamed since", (t) => {
   mock.timers.enable({ apis: ["setInterval"] });
   t.after(() => mock.timers.reset());

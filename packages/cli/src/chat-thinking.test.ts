@@ -39,3 +39,13 @@ test("thinking shows once over: folded as how long it took, whole when verbose, 
   verbose.show(reply({ thinking: "First.\n\nSecond \x1b[2Jline.\n\nAfter the tool." }), true);
   assert.equal(whole[1], "<✻ Thinking…>\n  <After the tool.>");
 });
+
+test("verbose is read at each stretch: turned on while the chat runs (Ctrl+O), the next thinking shows whole", () => {
+  const lines: string[] = [];
+  const shown = { full: false };
+  const thinking = createThinkingShown({ get full() { return shown.full; }, dim: (t) => t, line: (t) => lines.push(t) });
+  thinking.show(reply({ thinking: "First." }), true);
+  shown.full = true;
+  thinking.show(reply({ thinking: "First.\n\nSecond.", content: "x" }), true);
+  assert.deepEqual(lines, ["✻ Thought", "✻ Thinking…\n  Second."]);
+});

@@ -88,7 +88,14 @@ export function createChatView(
   /** The messages as last shown (a copy, taken when their number changes): a rewind removes some. */
   let shownMessages: readonly HarnessMessage[] = [];
 
-  const thinking = createThinkingShown({ full: opts.full === true, dim, line });
+  // Read at each stretch: Ctrl+O turns the chat's verbose output on and off while it runs.
+  const thinking = createThinkingShown({
+    get full() {
+      return opts.full === true;
+    },
+    dim,
+    line,
+  });
 
   /** A line on stderr. When both streams are one terminal they share its cursor: a reply being
    * streamed is broken off first (a piped reply is left whole). */

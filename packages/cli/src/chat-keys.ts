@@ -39,7 +39,8 @@ export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actio
   /** When Esc was last pressed to no effect. */
   let idleEscAt = -Infinity;
   const onKey = (_text: string | undefined, key: { name?: string; sequence?: string; ctrl?: boolean; meta?: boolean; shift?: boolean; code?: string } | undefined) => {
-    if (!key) return;
+    // The terminal's focus reports (chat-focus.ts) are no keys.
+    if (!key || key.code === "[I" || key.code === "[O") return;
     // The editor reads each key first: at a paste's start, it is already under way.
     if (actions.pasting?.() || key.name === "paste-end") return;
     if (key.name === "escape") {

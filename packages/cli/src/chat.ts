@@ -38,6 +38,8 @@ import { applySettings, describeSettings, settingFlags } from "./chat-settings.t
 import { readPromptFile } from "./prompt-file.ts";
 import { openStatusLine } from "./chat-status-line.ts";
 import { BYPASS_OFF, bypassTurnedOff, createChatModes, footerRows, type PlanSwitch } from "./chat-modes.ts";
+import { notifyAfterMs, readNotifChannel, sendingChannel, startNotifier } from "./chat-notify.ts";
+import { watchPresence } from "./chat-focus.ts";
 
 export type ChatIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean } };
 export type ChatCommand = Extract<Command, { kind: "chat" }>;
@@ -335,6 +337,18 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     });
   // A paste's keys (a Ctrl+R among them) are text, not the search's.
   const search = recall && reverseSearch(lines, () => paste?.pasting() ?? false);
+  // At a terminal that shows the replies, the user is told when the session needs them and they
+  // seem away (chat-notify.ts); the keys are watched for that after the others' wrappers, to see
+  // the terminal's focus reports first.
+  const notifyChoice = terminal && io.stdout.isTTY ? readNotifChannel(io.env.HOME || homedir(), io.env) : undefined;
+  const notifyAfter = notifyAfterMs(io.env);
+  const channel = notifyChoice && sendingChannel(notifyChoice.channel, io.env);
+  const presence = channel ? watchPresence(lines, io.stdout, true) : undefined;
+  const notifier = channel && presence && startNotifier({ channel, afterMs: notifyAfter.ms, env: io.env, write: (bytes) => io.stdout.write(bytes), quietMs: presence.quietMs, focused: presence.focused });
+  if (notifier) {
+    if (client.state) notifier.update(client.state);
+    client.on("state", (state) => notifier.update(state));
+  }
   // (onKeyInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onKeyInterrupt());
   const again = command.local ? "harness chat --local" : "harness chat";
@@ -346,6 +360,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   if (forkWarning) view.note(`(${forkWarning})`);
   if (applied) view.note(`(settings of session ${sessionId}: ${describeSettings(applied.config ?? {}, command.systemPromptFile)})`);
   if (leftBypass) view.note(`(${BYPASS_OFF}: the chat goes on in default mode)`);
+  if (notifyChoice?.problem) view.note(`✗ ${notifyChoice.problem}`, "error");
+  if (channel && notifyAfter.problem) view.note(`✗ ${notifyAfter.problem}`, "error");
   if (interactive) view.note(`type a prompt; "/help" lists the commands${paste ? ', "?" the keys' : ""}; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves`);
   statusLine?.update(client.state);
   modes.refresh();
@@ -414,6 +430,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       const marked = steer !== undefined && terminal && takenOff !== false && (inputLine !== undefined || underWay);
       // Sent first: a command the client refuses (too large) was never typed into the conversation.
       client.send(cmd);
+      if (cmd.type === "cancel") notifier?.cancelledHere();
       if (cmd.type === "submit") view.typed(cmd.prompt);
       if (steer !== undefined && (takenOff === false || (marked && !inputLine))) view.typed(steer);
       if (marked) view.steered(steer, underWay);
@@ -437,6 +454,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       sessionId = id;
       acted = false;
       switching = true;
+      notifier?.reset();
       try {
         // As the first connection, a switch the server takes but never answers is given up on.
         let timer: NodeJS.Timeout | undefined;
@@ -641,6 +659,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   process.off("SIGHUP", onHup);
   statusLine?.close();
   working?.close();
+  notifier?.close();
+  presence?.stop();
   stopKeys?.();
   completion?.stop();
   search?.stop();

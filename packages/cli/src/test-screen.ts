@@ -4,7 +4,7 @@
 // knows printable characters (each grapheme cluster one character, as terminals that know them
 // draw it: emoji sequences and CJK two columns), \r, \n, backspace, tab,
 // erasing (ESC[K, ESC[J and their variants) and cursor moves (ESC[nA/B/C/D/G/H, ESC D/M); other
-// escape sequences (colours among them) are skipped. A character written past the last column
+// escape sequences (colours, operating system commands among them) are skipped. A character written past the last column
 // wraps, as xterm does; so does a wide one that does not fit in what is left of the row.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -67,6 +67,12 @@ export function renderScreen(bytes: string, columns = 80, height = Infinity): st
             } else rows.splice(0, rows.length, ...rows.map(() => []));
             break;
         }
+        continue;
+      }
+      // An operating system command (a title, a notification) shows nothing: up to its BEL or ST.
+      const osc = /^\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/.exec(bytes.slice(i));
+      if (osc) {
+        i += osc[0].length - 1;
         continue;
       }
       const next = bytes[i + 1];

@@ -136,3 +136,47 @@ test("a preferredNotifChannel that is none of Claude Code's is said, naming the 
   await chat.sees(/Ctrl-D leaves/);
   await leaveChat(chat);
 });
+
+test("a call that starts waiting while the user is at the keys is told once they have been quiet long enough, and not if they answer first", async (t) => {
+  const chat = chatInTerminal(t, "--session notify-later", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "iterm2" }), 1_500), columns: 80 });
+  await chat.sees(/Ctrl-D leaves/);
+  const told = /\x1b\]9;Harness: the run needs your approval for Bash\x07/g;
+  server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch notify-later.txt" } }] }, { text: "Left alone." });
+  chat.type("run it\r");
+  await chat.shows(/Bash needs approval/);
+  assert.doesNotMatch(chat.screen(), told, "told at once, while the user was typing");
+  await chat.sees(told);
+  chat.type("n\r");
+  await chat.shows(/^Left alone\.$/m);
+  server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch notify-later.txt" } }] }, { text: "Left alone again." });
+  chat.type("run it again\r");
+  await chat.shows(/touch notify-later\.txt[^\n]*\n(?:.*\n)*.*Bash needs approval(?:.*\n)*.*Bash needs approval/);
+  chat.type("n\r");
+  await chat.shows(/^Left alone again\.$/m);
+  await pause(2_000);
+  assert.equal(chat.screen().match(told)?.length, 1, "the call answered at once was told");
+  await leaveChat(chat);
+});
+
+test("a run cancelled from another client is told; one cancelled here (Esc) is not", async (t) => {
+  const chat = chatInTerminal(t, "--session notify-cancel", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "ghostty" }), 0), columns: 80 });
+  await chat.sees(/Ctrl-D leaves/);
+  const cancelled = /\x1b\]777;notify;Harness;the run was cancelled\x07/g;
+  for (const [prompt, cancel] of [["stop it there", "here"], ["stop it elsewhere", "elsewhere"]] as const) {
+    const held = heldReply("Too late.");
+    t.after(() => held.release());
+    server.fake.push(held.reply);
+    chat.type(`${prompt}\r`);
+    await chat.sees(/esc to interrupt/);
+    if (cancel === "here") chat.type("\x1b");
+    else {
+      const other = await pipedChat(server.url, ["--session", "notify-cancel"], "/cancel\n", { HARNESS_USER: "notify" });
+      assert.equal(other.code, 0, other.stderr);
+    }
+    await chat.shows(new RegExp(`${prompt}[^]*cancelled`));
+    await pause(400);
+    held.release();
+    assert.equal(chat.screen().match(cancelled)?.length ?? 0, cancel === "here" ? 0 : 1, JSON.stringify(chat.screen().slice(-400)));
+  }
+  await leaveChat(chat);
+});

@@ -1,0 +1,69 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { HarnessState } from "@harness/protocol";
+import { notificationBytes, notifyAfterMs, readNotifChannel, sendingChannel, startNotifier } from "./chat-notify.ts";
+
+test("auto picks the terminal's own channel by TERM_PROGRAM, and none at a terminal it does not know", () => {
+  assert.equal(sendingChannel("auto", { TERM_PROGRAM: "iTerm.app" }), "iterm2");
+  assert.equal(sendingChannel("auto", { TERM_PROGRAM: "ghostty" }), "ghostty");
+  assert.equal(sendingChannel("auto", { TERM: "xterm-kitty" }), "kitty");
+  assert.equal(sendingChannel("auto", { TERM_PROGRAM: "Apple_Terminal" }), "terminal_bell");
+  assert.equal(sendingChannel("auto", { TERM: "xterm" }), undefined);
+  assert.equal(sendingChannel("notifications_disabled", { TERM_PROGRAM: "iTerm.app" }), undefined);
+  assert.equal(sendingChannel("kitty", { TERM_PROGRAM: "iTerm.app" }), "kitty");
+});
+
+test("a message cannot end its sequence early: control characters go; under tmux an OSC goes through its passthrough, a bell as it is", () => {
+  assert.equal(notificationBytes("iterm2", "the run needs\x07 your\x1b] approval"), "\x1b]9;Harness: the run needs  your ] approval\x07");
+  assert.equal(notificationBytes("ghostty", "a;b"), "\x1b]777;notify;Harness;a,b\x07");
+  assert.equal(notificationBytes("iterm2", "done", { TMUX: "/tmp/tmux-0/default,1,0" }), "\x1bPtmux;\x1b\x1b]9;Harness: done\x07\x1b\\");
+  assert.equal(notificationBytes("terminal_bell", "done", { TMUX: "x" }), "\x07");
+});
+
+test("the user settings' preferredNotifChannel wins over .claude.json's; none is auto", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-notif-channel-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { CLAUDE_CONFIG_DIR: dir };
+  assert.deepEqual(readNotifChannel("/nowhere", env), { channel: "auto" });
+  writeFileSync(join(dir, ".claude.json"), JSON.stringify({ preferredNotifChannel: "kitty" }));
+  assert.deepEqual(readNotifChannel("/nowhere", env), { channel: "kitty" });
+  writeFileSync(join(dir, "settings.json"), JSON.stringify({ preferredNotifChannel: "terminal_bell" }));
+  assert.deepEqual(readNotifChannel("/nowhere", env), { channel: "terminal_bell" });
+  writeFileSync(join(dir, "settings.json"), JSON.stringify({ preferredNotifChannel: 3 }));
+  const bad = readNotifChannel("/nowhere", env);
+  assert.equal(bad.channel, "auto");
+  assert.match(bad.problem ?? "", /settings\.json: "preferredNotifChannel" is 3: it is one of auto, /);
+  // A file that is no JSON is the settings loader's to report.
+  writeFileSync(join(dir, "settings.json"), "{ not json");
+  assert.deepEqual(readNotifChannel("/nowhere", env), { channel: "kitty" });
+});
+
+test("HARNESS_NOTIFY_AFTER_MS takes whole milliseconds; anything else is said and the default kept", () => {
+  assert.deepEqual(notifyAfterMs({}), { ms: 5_000 });
+  assert.deepEqual(notifyAfterMs({ HARNESS_NOTIFY_AFTER_MS: "0" }), { ms: 0 });
+  const bad = notifyAfterMs({ HARNESS_NOTIFY_AFTER_MS: "2s" });
+  assert.equal(bad.ms, 5_000);
+  assert.match(bad.problem ?? "", /HARNESS_NOTIFY_AFTER_MS must be a whole number of milliseconds, got "2s"/);
+});
+
+const state = (status: HarnessState["status"], extra: Partial<HarnessState> = {}): HarnessState => ({ status, messages: [], ...extra });
+
+test("a run cancelled from this chat, and the waits already there when the chat joined, are not told", () => {
+  const sent: string[] = [];
+  const notifier = startNotifier({ channel: "iterm2", afterMs: 0, env: {}, write: (bytes) => sent.push(bytes), quietMs: () => 10, focused: () => undefined });
+  notifier.update(state("awaiting-approval", { pendingApprovals: [{ toolCallId: "a", toolName: "Bash", description: "" }] }));
+  assert.deepEqual(sent, []);
+  notifier.update(state("running"));
+  notifier.cancelledHere();
+  notifier.update(state("idle", { messages: [{ id: "m", role: "assistant", content: "", status: "cancelled" }] }));
+  assert.deepEqual(sent, []);
+  notifier.update(state("running"));
+  notifier.update(state("error", { error: "boom" }));
+  notifier.update(state("running"));
+  notifier.update(state("awaiting-approval", { pendingApprovals: [{ toolCallId: "b", toolName: "ExitPlanMode", description: "" }] }));
+  notifier.close();
+  assert.deepEqual(sent, ["\x1b]9;Harness: the run failed\x07", "\x1b]9;Harness: the plan waits for your decision\x07"]);
+});

@@ -25,6 +25,7 @@ test("/vim, /terminal-setup and /config say what harness chat has instead, witho
   await chat.shows(/nothing to set up/);
   chat.type("/config\r");
   await chat.shows(/settings\.json/);
+  await chat.shows(/notifications follow Claude Code's "preferredNotifChannel"/);
   await pause(500);
   assert.equal(model.fake.requests.length, before, "the model was sent nothing");
   await leaveChat(chat);

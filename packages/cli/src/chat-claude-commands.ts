@@ -7,7 +7,7 @@
 export const CLAUDE_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   vim: "harness chat has no vim mode: its line editor takes Emacs keys (Ctrl+A, Ctrl+E, Alt+B, Alt+F, Ctrl+W, Ctrl+K, Ctrl+U, Ctrl+_ to undo), and Ctrl+G opens the prompt in $VISUAL or $EDITOR",
   "terminal-setup": "nothing to set up: Alt+Enter, Ctrl+J or a line ending in \\ start a new line of the prompt at any terminal; Shift+Enter does too where the terminal tells it apart (the kitty keyboard protocol)",
-  config: "harness chat has no settings panel: the settings are Claude Code's files (.claude/settings.json and .claude/settings.local.json in the project, ~/.claude/settings.json); /status says which were read, /model and /mode change this session's",
+  config: "harness chat has no settings panel: the settings are Claude Code's files (.claude/settings.json and .claude/settings.local.json in the project, ~/.claude/settings.json); /status says which were read, /model and /mode change this session's; the notifications follow Claude Code's \"preferredNotifChannel\" (~/.claude.json or ~/.claude/settings.json)",
   settings: "harness chat has no settings panel: the settings are Claude Code's files (.claude/settings.json and .claude/settings.local.json in the project, ~/.claude/settings.json); /status says which were read, /model and /mode change this session's",
   statusline: 'set the settings\' "statusLine" ({"type": "command", "command": "~/.claude/statusline.sh"}): the chat shows the first line the command prints below the typed one',
   "output-style": "harness chat has no output style picker: the settings' \"outputStyle\" names the style",

@@ -116,6 +116,13 @@ test("the chat asks the terminal to report its focus, sends nothing while it is 
   const away = await runOnce(chat, "while I am away", "Unseen.");
   assert.match(away, /\x07/, JSON.stringify(away));
   assert.doesNotMatch(chat.rows().join("\n"), /\[I|\[O/);
+  // Nor do they end a search of the prompts typed (Ctrl+R), as a key would.
+  chat.type("\x12whi");
+  await chat.bottom(/reverse-i-search.*whi/);
+  chat.type("\x1b[I");
+  await pause(200);
+  assert.match(chat.rows().at(-1) ?? "", /reverse-i-search.*whi.*: while I am away$/);
+  chat.type("\x07\x15");
   await leaveChat(chat);
   assert.match(chat.screen(), /\x1b\[\?1004l/);
 });

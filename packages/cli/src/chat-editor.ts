@@ -35,6 +35,9 @@ export type PromptEditing = {
   busy?(): string | undefined;
   /** Whether `line`, handed over, goes on to the next line of the same prompt (chat-keys.ts). */
   goesOn(line: string): boolean;
+  /** Turns off, while the editor runs, the terminal modes the chat asked for that the editor may not
+   * know (focus reports); answers what turns them back on. */
+  aside?(): () => void;
 };
 
 /** The command that edits a file: `$VISUAL`, else `$EDITOR`, else `vi` (a shell command line). */
@@ -65,6 +68,7 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
     const dir = mkdtempSync(join(tmpdir(), "harness-prompt-"));
     const file = join(dir, "prompt.md");
     const typed = [...o.takeEarlier(), rl.line].join("\n");
+    let back: (() => void) | undefined;
     editing = true;
     try {
       writeFileSync(file, typed, { mode: 0o600 });
@@ -72,6 +76,7 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
       // The chat goes on meanwhile (not synchronously: its connection answers the server's pings).
       rl.pause();
       input.setRawMode?.(false);
+      back = o.aside?.();
       const child = spawn(`${command} "$HARNESS_PROMPT_FILE"`, { shell: true, stdio: "inherit", env: { ...env, HARNESS_PROMPT_FILE: file } });
       const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => child.once("error", reject).once("exit", (code, sig) => resolve([code, sig])));
       if (status !== 0) {
@@ -82,6 +87,7 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
     } catch (error) {
       put(typed, `the prompt could not be edited: ${(error as Error).message}`);
     } finally {
+      back?.();
       input.setRawMode?.(true);
       rl.resume();
       editing = false;

@@ -24,6 +24,8 @@ export type UserPresence = {
   quietMs(): number;
   /** Whether the terminal last reported the focus in; undefined before any report. */
   focused(): boolean | undefined;
+  /** The reports stop (another program has the terminal); answers what starts them again. */
+  aside(): () => void;
   stop(): void;
 };
 
@@ -52,6 +54,11 @@ export function watchPresence(editor: Interface, terminal: Out, reportFocus: boo
   return {
     quietMs: () => now() - lastKeyAt,
     focused: () => focused,
+    aside() {
+      if (!reportFocus) return () => undefined;
+      off();
+      return on;
+    },
     stop() {
       rl._ttyWrite = ttyWrite;
       if (!reportFocus) return;

@@ -187,3 +187,20 @@ test("a run cancelled from another client is told; one cancelled here (Esc) is n
   }
   await leaveChat(chat);
 });
+
+test("while Ctrl+G's editor has the terminal, the focus reports are off, and on again after it", async (t) => {
+  const config = configDir(t, ".claude.json", { preferredNotifChannel: "terminal_bell" });
+  const editor = join(config, "editor.sh");
+  writeFileSync(editor, `#!/bin/sh\nprintf 'EDITOR-RAN\\n'\nprintf 'edited' > "$1"\n`, { mode: 0o755 });
+  const chat = chatInTerminal(t, "--session notify-editor", { env: { ...env(config, 0), VISUAL: editor }, columns: 80 });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("draft\x07");
+  await chat.bottom(/^edited$/);
+  const screen = chat.screen();
+  const ran = screen.indexOf("EDITOR-RAN");
+  assert.ok(ran > 0, screen);
+  assert.ok(screen.lastIndexOf("\x1b[?1004l", ran) > screen.lastIndexOf("\x1b[?1004h", ran), JSON.stringify(screen));
+  assert.ok(screen.indexOf("\x1b[?1004h", ran) > ran, JSON.stringify(screen));
+  chat.type("\x15");
+  await leaveChat(chat);
+});

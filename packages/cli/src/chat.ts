@@ -334,6 +334,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
       pasting: () => paste.pasting(),
       type: (text) => paste.type(text),
       shortcuts: () => earlier.length === 0 && !continuing && (stderr.write(CHAT_KEYS), true),
+      aside: () => presence?.aside() ?? (() => undefined),
     });
   // A paste's keys (a Ctrl+R among them) are text, not the search's.
   const search = recall && reverseSearch(lines, () => paste?.pasting() ?? false);

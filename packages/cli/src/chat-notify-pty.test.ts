@@ -204,3 +204,20 @@ test("while Ctrl+G's editor has the terminal, the focus reports are off, and on 
   chat.type("\x15");
   await leaveChat(chat);
 });
+
+test("a call that starts waiting while the terminal is focused is told once the focus goes out, if it still waits", async (t) => {
+  const chat = chatInTerminal(t, "--session notify-focus-wait", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "iterm2" }), 0), columns: 80 });
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("\x1b[I");
+  server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch notify-focus.txt" } }] }, { text: "Left as it was." });
+  chat.type("run it\r");
+  await chat.shows(/Bash needs approval/);
+  await pause(800);
+  const told = /\x1b\]9;Harness: the run needs your approval for Bash\x07/;
+  assert.doesNotMatch(chat.screen(), told, "told while focused");
+  chat.type("\x1b[O");
+  await chat.sees(told);
+  chat.type("n\r");
+  await chat.shows(/^Left as it was\.$/m);
+  await leaveChat(chat);
+});

@@ -8,7 +8,8 @@
 // "Away": nothing typed in the chat for HARNESS_NOTIFY_AFTER_MS (5 s; a knob for tests), and the
 // terminal not reporting itself focused (chat-focus.ts). A run that ends sooner than that after the
 // user's last key (the Enter that started it, say) was watched: nothing is sent. A wait that begins
-// while the user is at the keys is told once they have been quiet that long, if it still waits.
+// while the user is at the keys (or the terminal focused) is told once they are away, if it still
+// waits.
 // The message says what happened in a few words, never the prompt or a tool's input.
 import { readJsonObjectFile } from "@harness/agent/json-object-file";
 import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
@@ -23,6 +24,8 @@ export type NotifChannel = (typeof NOTIF_CHANNELS)[number];
 export type SendingChannel = Exclude<NotifChannel, "auto" | "notifications_disabled">;
 
 export const DEFAULT_NOTIFY_AFTER_MS = 5_000;
+/** How often a wait told nothing yet looks again whether a focused terminal lost its focus. */
+const RECHECK_MS = 500;
 const TITLE = "Harness";
 const KEY = "preferredNotifChannel";
 
@@ -137,13 +140,16 @@ export function startNotifier(o: {
   const timers = new Set<NodeJS.Timeout>();
   const away = () => o.focused() !== true && o.quietMs() >= o.afterMs;
   const send = (message: string) => o.write(notificationBytes(o.channel, message, o.env));
-  /** Told now if the user is away, else once they have been quiet long enough, if `still()`. */
+  /** Told now if the user is away, else as soon as they are (quiet long enough, the terminal's
+   * focus out) while `still()`. */
   const whenAway = (message: string, still: () => boolean) => {
+    if (!still()) return;
     if (away()) return send(message);
+    const delay = o.focused() === true ? Math.max(o.afterMs, RECHECK_MS) : o.afterMs - o.quietMs();
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (still() && away()) send(message);
-    }, o.afterMs - o.quietMs());
+      whenAway(message, still);
+    }, delay);
     timer.unref();
     timers.add(timer);
   };

@@ -1,4 +1,4 @@
-// Claude Code's interactive commands that harness chat has no counterpart of (/vim, /config,
+// Claude Code's interactive commands that harness chat has no counterpart of (/theme, /config,
 // /terminal-setup…) are answered by the chat, saying what to use here, instead of reaching the
 // model as a prompt; a command of the project's own of such a name still goes to the agent.
 import { test } from "node:test";
@@ -14,13 +14,13 @@ function ownChat(t: { after(fn: () => unknown): void }, project: string) {
   return chatInTerminal(t, "--local", { cwd: project, env, columns: 80 });
 }
 
-test("/vim, /terminal-setup and /config say what harness chat has instead, without a model call", async (t) => {
+test("/theme, /terminal-setup and /config say what harness chat has instead, without a model call", async (t) => {
   const project = model.dir("harness-cc-commands-");
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
   await chat.sees(/Ctrl-D leaves/);
-  chat.type("/vim\r");
-  await chat.shows(/no vim mode.*\n?.*Ctrl\+_/);
+  chat.type("/theme\r");
+  await chat.shows(/follows the terminal's colours/);
   chat.type("/terminal-setup\r");
   await chat.shows(/nothing to set up/);
   chat.type("/config\r");

@@ -1,11 +1,10 @@
 // Claude Code's interactive commands that `harness chat` has no counterpart of. Typed into the
 // chat, one is answered by it, saying what to use here, instead of reaching the model as a prompt
-// (the agent would send an unknown "/vim" to the model). A command or skill of the agent's own of
+// (the agent would send an unknown "/theme" to the model). A command or skill of the agent's own of
 // such a name is the agent's, as any other.
 
 /** By name (after "/"): what the chat has instead, in a sentence or two. */
 export const CLAUDE_ONLY_COMMANDS: Readonly<Record<string, string>> = {
-  vim: "harness chat has no vim mode: its line editor takes Emacs keys (Ctrl+A, Ctrl+E, Alt+B, Alt+F, Ctrl+W, Ctrl+K, Ctrl+U, Ctrl+_ to undo), and Ctrl+G opens the prompt in $VISUAL or $EDITOR",
   "terminal-setup": "nothing to set up: Alt+Enter, Ctrl+J or a line ending in \\ start a new line of the prompt at any terminal; Shift+Enter does too where the terminal tells it apart (the kitty keyboard protocol)",
   config: "harness chat has no settings panel: the settings are Claude Code's files (.claude/settings.json and .claude/settings.local.json in the project, ~/.claude/settings.json); /status says which were read, /model and /mode change this session's; the notifications follow Claude Code's \"preferredNotifChannel\" (~/.claude.json or ~/.claude/settings.json)",
   settings: "harness chat has no settings panel: the settings are Claude Code's files (.claude/settings.json and .claude/settings.local.json in the project, ~/.claude/settings.json); /status says which were read, /model and /mode change this session's",

@@ -149,9 +149,9 @@ test("/resume and /rename are the chat's own: a switch of session waits for the 
 });
 
 test("Claude Code's commands the chat lacks are answered by it, unless the agent has its own of the name", () => {
-  const vim = parseChatLine("/vim", idle);
-  assert.equal(vim.kind, "info");
-  assert.match((vim as { text: string }).text, /^\(\/vim: harness chat has no vim mode/);
+  assert.deepEqual(parseChatLine("/vim", idle), { kind: "vim" });
+  assert.deepEqual(parseChatLine("/vim", running), { kind: "vim" }, "not a steer");
+  assert.deepEqual(parseChatLine("/vim on", idle), { kind: "error", message: "/vim takes nothing after it: it turns vim mode on or off" });
   assert.equal(parseChatLine("/terminal-setup", running).kind, "info", "not a steer either");
   const doctor = { kind: "send", command: { type: "submit", prompt: "/doctor" } };
   assert.deepEqual(parseChatLine("/doctor", idle, undefined, ["doctor"]), doctor);

@@ -12,6 +12,8 @@ export type ChatAction =
   | { kind: "send"; command: HarnessCommand; said?: string }
   | { kind: "quit" }
   | { kind: "help" }
+  /** /vim: vim mode of the prompt on or off (chat-vim-editor.ts). */
+  | { kind: "vim" }
   | { kind: "none" }
   /** Lines for the user only (a list to choose from). */
   | { kind: "info"; text: string }
@@ -24,7 +26,7 @@ export type ChatAction =
 export const CHAT_MODES = ["default", "acceptEdits", "fullAuto"] as const;
 
 /** The chat's own commands (after "/"), which parseChatLine acts on. */
-export const CHAT_COMMANDS = ["quit", "exit", "help", "commands", "cancel", "approve", "deny", "mode", "rewind", "model", "resume", "rename"] as const;
+export const CHAT_COMMANDS = ["quit", "exit", "help", "commands", "cancel", "approve", "deny", "mode", "rewind", "model", "resume", "rename", "vim"] as const;
 
 export const CHAT_HELP = `Type a prompt and press Enter; while a run is under way, a line steers it.
 While a call waits for approval: y (or yes) lets it run, n (or no) [reason] refuses it; a plan
@@ -55,12 +57,13 @@ todo list the agent keeps.
   !COMMAND                run COMMAND in the session's project, without the model (bash
                           mode): its output is shown, and the model sees both with the next
                           prompt; the permission rules and the sandbox hold as for the Bash tool
+  /vim                    vim mode of the prompt on or off, for this chat (Esc: normal mode)
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent: its skills and slash commands, /compact [instructions]
   (summarise the conversation so far) and /clear (start it afresh), and its reports
   /context /cost /mcp /memory /agents /hooks /status /todos /export [file] /permissions /add-dir,
   answered without the model (/commands lists them). Claude Code's commands the chat has no
-  counterpart of (/vim, /config, /terminal-setup…) say what to use here instead.
+  counterpart of (/config, /terminal-setup…) say what to use here instead.
 `;
 
 /** The keys of a chat at a terminal, which "?" on an empty line lists (as Claude Code's does). */
@@ -147,6 +150,9 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       return { kind: "quit" };
     case "/help":
       return { kind: "help" };
+    case "/vim":
+      if (rest.length > 0) return { kind: "error", message: "/vim takes nothing after it: it turns vim mode on or off" };
+      return { kind: "vim" };
     case "/commands":
       // The agent knows its commands (they come from the session's workspace and settings): its
       // own /help answers without a model call.

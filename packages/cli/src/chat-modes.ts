@@ -198,15 +198,17 @@ const over = (call: HarnessToolCall) => call.status !== "awaiting-approval" && c
 
 /** The rows under the typed line, handed to `show` as one text: the settings' status line, then
  * the mode. */
-export function footerRows(show: (rows: string | undefined) => void): { statusLine(line: string | undefined): void; mode(line: string | undefined): void } {
+export function footerRows(show: (rows: string | undefined) => void): { statusLine(line: string | undefined): void; mode(line: string | undefined): void; vim(line: string | undefined): void } {
   let status: string | undefined;
   let mode: string | undefined;
+  let vim: string | undefined;
   const update = () => {
-    const rows = [status, mode].filter((row) => row !== undefined);
+    const rows = [status, vim, mode].filter((row) => row !== undefined);
     show(rows.length > 0 ? rows.join("\n") : undefined);
   };
   return {
     statusLine: (line) => ((status = line), update()),
     mode: (line) => ((mode = line), update()),
+    vim: (line) => ((vim = line), update()),
   };
 }

@@ -16,6 +16,8 @@ type Editor = Interface & { _ttyWrite(text: string | undefined, key: Key): void;
 export type ReverseSearch = {
   /** Whether the key the editor was given last went to the search (then it is not the chat's). */
   tookLastKey(): boolean;
+  /** Whether a search is under way (it takes the keys). */
+  searching(): boolean;
   stop(): void;
 };
 
@@ -95,6 +97,7 @@ export function reverseSearch(editor: Interface, pasting: () => boolean = () => 
   };
   return {
     tookLastKey: () => took,
+    searching: () => search !== undefined,
     stop: () => void (rl._ttyWrite = ttyWrite),
   };
 }

@@ -28,6 +28,7 @@ import { reverseSearch } from "./chat-search.ts";
 import { bracketedPaste } from "./chat-paste.ts";
 import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
+import { vimEditing } from "./chat-vim-editor.ts";
 import { promptEditing } from "./chat-editor.ts";
 import { claudeOnly } from "./chat-claude-commands.ts";
 import { currentTodos, formatTodos } from "./todo-list.ts";
@@ -338,6 +339,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     });
   // A paste's keys (a Ctrl+R among them) are text, not the search's.
   const search = recall && reverseSearch(lines, () => paste?.pasting() ?? false);
+  // /vim's mode of the prompt takes the keys first (Ctrl+R is its redo in normal mode), but those of
+  // a paste or a search under way.
+  const vim = recall && footer ? vimEditing(lines, { busy: () => (paste?.pasting() ?? false) || (search?.searching() ?? false), show: (mode) => footer.vim(mode && (mode === "insert" ? "-- INSERT --" : "-- NORMAL --")) }) : undefined;
   // At a terminal that shows the replies, the user is told when the session needs them and they
   // seem away (chat-notify.ts); the keys are watched for that after the others' wrappers, to see
   // the terminal's focus reports first.
@@ -487,6 +491,12 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     const action: ChatAction = takenOff ? { kind: "send", command: { type: "steer", message: text.trim() } } : parse(text, agent);
     if (action.kind === "quit") return leaveAtPrompt(0);
     if (action.kind === "help") return void stderr.write(CHAT_HELP);
+    if (action.kind === "vim") {
+      if (!vim) return view.note("✗ vim mode takes a chat at a terminal", "error");
+      // Claude Code keeps editorMode in ~/.claude.json, its own state, which the chat does not write.
+      if (vim.toggle()) return view.note("(vim mode on, for this chat: Esc goes to normal mode, i back to insert mode; /vim again turns it off)");
+      return view.note("(vim mode off: the line editor's Emacs keys)");
+    }
     if (action.kind === "info") return view.note(action.text);
     if (action.kind === "error") return view.note(`✗ ${action.message}`, "error");
     if (action.kind === "session") return sessions.act(action.verb, action.arg);
@@ -544,13 +554,13 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   const stopKeys = terminal
     ? watchKeys(io.stdin, lines, {
         escape() {
-          if (search?.tookLastKey()) return true;
+          if (search?.tookLastKey() || vim?.tookLastKey()) return true;
           if (!runUnderWay(client.state) && !starting) return false;
           if (!cancelling) cancelRun();
           return true;
         },
         doubleEscape() {
-          if (search?.tookLastKey()) return;
+          if (search?.tookLastKey() || vim?.tookLastKey()) return;
           // The prompt being typed is cleared; with none, the prompts to rewind to are listed.
           if (lines.line || earlier.length > 0 || continuing) return clearInput();
           void act({ text: "/rewind" });
@@ -664,6 +674,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   presence?.stop();
   stopKeys?.();
   completion?.stop();
+  vim?.stop();
   search?.stop();
   stopEditing?.();
   paste?.stop();

@@ -1,0 +1,56 @@
+// Vim mode in the chat's prompt at a real terminal, as Claude Code's /vim has it: /vim turns it on,
+// Esc goes to normal mode (shown below the prompt as -- NORMAL --), vim's keys edit the prompt, and
+// Enter sends it whatever the mode.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chatInTerminal, chatServerForFile, leaveChat, pause } from "./test-support.ts";
+
+const server = chatServerForFile("harness-chat-vim-");
+
+function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
+  return chatInTerminal(t, `--session ${sessionId}`, { env: { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "vim" }, columns: 60 });
+}
+
+test("/vim, text, Esc, 0dw, A and more text, Enter: the model gets the prompt as edited", async (t) => {
+  server.fake.push({ text: "Done" });
+  const before = server.fake.requests.length;
+  const chat = terminalChat(t, "vim-edits");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/vim\r");
+  await chat.sees(/vim mode on/);
+  await chat.sees(/-- INSERT --/);
+  chat.type("please fix the bug");
+  await chat.sees(/please fix the bug/);
+  chat.type("\x1b");
+  await chat.sees(/-- NORMAL --/);
+  chat.type("0dw");
+  await pause(200);
+  chat.type("A now\r");
+  await chat.sees(/Done/);
+  const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
+  assert.equal(JSON.stringify(request.body.messages.at(-1)).includes("fix the bug now"), true, JSON.stringify(request.body.messages.at(-1)));
+  assert.doesNotMatch(JSON.stringify(request.body.messages.at(-1)), /please/);
+  chat.type("/vim\r");
+  await chat.sees(/vim mode off/);
+  await leaveChat(chat);
+});
+
+test("Esc in insert mode goes to normal mode and cancels no run; in normal mode it cancels the run", async (t) => {
+  const words = Array.from({ length: 60 }, (_, i) => `w${i} `);
+  server.fake.push({ text: [...words, "LAST"], delayMs: 100 });
+  const chat = terminalChat(t, "vim-esc");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/vim\r");
+  await chat.sees(/-- INSERT --/);
+  chat.type("go on\r");
+  await chat.sees(/w3 /);
+  chat.type("\x1b");
+  await chat.sees(/-- NORMAL --/);
+  await chat.sees(/w8 /);
+  assert.doesNotMatch(chat.screen(), /cancelled/);
+  await pause(900);
+  chat.type("\x1b");
+  await chat.sees(/\(cancelled\)/);
+  assert.doesNotMatch(chat.screen(), /LAST/);
+  await leaveChat(chat);
+});

@@ -84,6 +84,7 @@ export const CHAT_KEYS = `Keys:
   Ctrl+L                  clear the screen
   Ctrl+_                  undo the last edit of the line
   Ctrl-D                  leave (on an empty line)
+  /vim                    vim mode on or off: Esc for normal mode, i a o… to insert
   !COMMAND                run COMMAND in the project (bash mode); /help lists the commands
 `;
 

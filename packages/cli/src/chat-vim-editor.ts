@@ -6,6 +6,8 @@
 // under way take their keys as ever; so do the chat's own writes to the editor (they carry no key
 // sequence). A prompt sent, the next starts in insert mode, as in Claude Code.
 import type { Interface } from "node:readline";
+import { JsonObjectFileError, readJsonObjectFile } from "@harness/agent/json-object-file";
+import { userConfigFile } from "@harness/agent/user-config-dir";
 import { createVim, recordInsert, vimKey, type Vim, type VimMode } from "./chat-vim.ts";
 import { clampNormal } from "./chat-vim-text.ts";
 
@@ -26,6 +28,18 @@ export type VimOptions = {
   /** The mode to show (undefined: vim mode is off). */
   show(mode: VimMode | undefined): void;
 };
+
+/** Whether Claude Code is set to vim mode: `editorMode` of its own state file, ~/.claude.json (in
+ * CLAUDE_CONFIG_DIR when set), which the chat reads and never writes. `problem`: why it could not. */
+export function claudeEditorMode(home: string, env: NodeJS.ProcessEnv): { vim: boolean; problem?: string } {
+  try {
+    const mode = readJsonObjectFile(userConfigFile(home, env))?.value.editorMode;
+    return { vim: mode === "vim" };
+  } catch (error) {
+    if (!(error instanceof JsonObjectFileError)) throw error;
+    return { vim: false, problem: `${error.message.replace(/; it was left as it is$/, "")}: its editorMode is not read` };
+  }
+}
 
 export function vimEditing(editor: Interface, o: VimOptions): VimEditing {
   const rl = editor as Editor;

@@ -3,6 +3,9 @@
 // Enter sends it whatever the mode.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chatInTerminal, chatServerForFile, leaveChat, pause } from "./test-support.ts";
 
 const server = chatServerForFile("harness-chat-vim-");
@@ -52,5 +55,25 @@ test("Esc in insert mode goes to normal mode and cancels no run; in normal mode 
   chat.type("\x1b");
   await chat.sees(/\(cancelled\)/);
   assert.doesNotMatch(chat.screen(), /LAST/);
+  await leaveChat(chat);
+});
+
+test("a chat starts in vim mode when Claude Code's ~/.claude.json says editorMode vim", async (t) => {
+  const home = mkdtempSync(join(tmpdir(), "harness-vim-home-"));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  writeFileSync(join(home, ".claude.json"), JSON.stringify({ editorMode: "vim", numStartups: 3 }));
+  server.fake.push({ text: "Sure" });
+  const before = server.fake.requests.length;
+  const chat = chatInTerminal(t, "--session vim-config", { env: { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "vim", HOME: home }, columns: 60 });
+  await chat.sees(/-- INSERT --/);
+  chat.type("one two");
+  await chat.sees(/one two/);
+  chat.type("\x1b");
+  await chat.sees(/-- NORMAL --/);
+  chat.type("bD\r");
+  await chat.sees(/Sure/);
+  const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
+  assert.match(JSON.stringify(request.body.messages.at(-1)), /"text":"one"/);
+  assert.equal(readFileSync(join(home, ".claude.json"), "utf8"), JSON.stringify({ editorMode: "vim", numStartups: 3 }), "Claude Code's file is left as it was");
   await leaveChat(chat);
 });

@@ -28,7 +28,7 @@ import { reverseSearch } from "./chat-search.ts";
 import { bracketedPaste } from "./chat-paste.ts";
 import { projectPath } from "./project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./chat-keys.ts";
-import { vimEditing } from "./chat-vim-editor.ts";
+import { claudeEditorMode, vimEditing } from "./chat-vim-editor.ts";
 import { promptEditing } from "./chat-editor.ts";
 import { claudeOnly } from "./chat-claude-commands.ts";
 import { currentTodos, formatTodos } from "./todo-list.ts";
@@ -342,6 +342,12 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // /vim's mode of the prompt takes the keys first (Ctrl+R is its redo in normal mode), but those of
   // a paste or a search under way.
   const vim = recall && footer ? vimEditing(lines, { busy: () => (paste?.pasting() ?? false) || (search?.searching() ?? false), show: (mode) => footer.vim(mode && (mode === "insert" ? "-- INSERT --" : "-- NORMAL --")) }) : undefined;
+  if (vim) {
+    // Claude Code's /vim setting holds here too.
+    const set = claudeEditorMode(io.env.HOME || homedir(), io.env);
+    if (set.problem) view.note(`(${set.problem})`);
+    if (set.vim) vim.toggle();
+  }
   // At a terminal that shows the replies, the user is told when the session needs them and they
   // seem away (chat-notify.ts); the keys are watched for that after the others' wrappers, to see
   // the terminal's focus reports first.
@@ -494,7 +500,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     if (action.kind === "vim") {
       if (!vim) return view.note("✗ vim mode takes a chat at a terminal", "error");
       // Claude Code keeps editorMode in ~/.claude.json, its own state, which the chat does not write.
-      if (vim.toggle()) return view.note("(vim mode on, for this chat: Esc goes to normal mode, i back to insert mode; /vim again turns it off)");
+      if (vim.toggle()) return view.note("(vim mode on, for this chat (Claude Code's editorMode in ~/.claude.json is left as it is): Esc goes to normal mode, i back to insert mode; /vim again turns it off)");
       return view.note("(vim mode off: the line editor's Emacs keys)");
     }
     if (action.kind === "info") return view.note(action.text);

@@ -4,7 +4,8 @@
 // recorded for `.`; Esc goes to normal mode, where the letters are vim's and Enter, the arrows and the
 // Ctrl keys (but Ctrl+R, vim's redo) are the editor's still. A bracketed paste and a Ctrl+R search
 // under way take their keys as ever; so do the chat's own writes to the editor (they carry no key
-// sequence). A prompt sent, the next starts in insert mode, as in Claude Code.
+// sequence). A key typed within half a second of Esc comes from the terminal as Alt+key: in vim mode
+// it is Esc and then the key, as in vim itself (Alt+B and Alt+F are then b and f after Esc). A prompt sent, the next starts in insert mode, as in Claude Code.
 import type { Interface } from "node:readline";
 import { JsonObjectFileError, readJsonObjectFile } from "@harness/agent/json-object-file";
 import { userConfigFile } from "@harness/agent/user-config-dir";
@@ -66,6 +67,13 @@ export function vimEditing(editor: Interface, o: VimOptions): VimEditing {
     took = false;
     if (!vim || o.busy() || key.sequence === undefined || key.name === "paste-start") return ttyWrite.call(rl, text, key);
     const typed = { ...vim, text: rl.line, cursor: rl.cursor };
+    // Esc and a key typed quickly after it come as one Alt+key: in vim mode, they are the two keys.
+    const afterEsc = key.meta && !key.ctrl && key.sequence.length === 2 && key.sequence[0] === "\x1b" && /^[\x21-\x7e]$/.test(key.sequence[1]) ? key.sequence[1] : undefined;
+    if (afterEsc) {
+      took = vim.mode === "insert";
+      apply(vimKey(typed, "Escape").vim);
+      return rl._ttyWrite(afterEsc, { name: afterEsc.toLowerCase(), sequence: afterEsc, shift: afterEsc !== afterEsc.toLowerCase() });
+    }
     if (key.name === "escape" && !key.ctrl) {
       took = vim.mode === "insert";
       return apply(vimKey(typed, "Escape").vim);

@@ -10,6 +10,11 @@ import { chatInTerminal, chatServerForFile, leaveChat, pause } from "./test-supp
 
 const server = chatServerForFile("harness-chat-vim-");
 
+/** The last user message of each request from the `before`th on, as JSON. */
+async function prompts(before: number, count: number): Promise<string[]> {
+  return (await server.fake.waitForRequests(before + count)).slice(before).map((request) => JSON.stringify(request.body.messages.at(-1)));
+}
+
 function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string) {
   return chatInTerminal(t, `--session ${sessionId}`, { env: { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "vim" }, columns: 60 });
 }
@@ -75,5 +80,33 @@ test("a chat starts in vim mode when Claude Code's ~/.claude.json says editorMod
   const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /"text":"one"/);
   assert.equal(readFileSync(join(home, ".claude.json"), "utf8"), JSON.stringify({ editorMode: "vim", numStartups: 3 }), "Claude Code's file is left as it was");
+  await leaveChat(chat);
+});
+
+test("keys typed straight after Esc are normal mode's, and insert mode keeps the editor's keys", async (t) => {
+  server.fake.push({ text: "First" }, { text: "Second" });
+  const before = server.fake.requests.length;
+  const chat = terminalChat(t, "vim-fast");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/vim\r");
+  await chat.sees(/-- INSERT --/);
+  // Esc and b in one go, as a fast typist's terminal sends them (else Alt+B, a word back).
+  chat.type("alpha beta\x1bbD");
+  await chat.sees(/-- NORMAL --/);
+  await pause(200);
+  // Insert mode again (a): Ctrl+J puts a line break in the prompt; k goes up a line of it.
+  chat.type("agamma\ndelta\x1bkx\r");
+  await chat.sees(/First/);
+  assert.match((await prompts(before, 1))[0], /"alph gamma\\ndelta"/);
+  // k with no line above recalls the prompt sent, as Up does; the next starts in insert mode.
+  chat.type("x");
+  await pause(100);
+  chat.type("\x1b");
+  await chat.sees(/-- NORMAL --/);
+  chat.type("k");
+  await chat.sees(/alph gamma/);
+  chat.type("$x\r");
+  await chat.sees(/Second/);
+  assert.match((await prompts(before + 1, 1))[0], /"alph gamma\\ndelt"/);
   await leaveChat(chat);
 });

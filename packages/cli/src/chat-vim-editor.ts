@@ -75,7 +75,8 @@ export function vimEditing(editor: Interface, o: VimOptions): VimEditing {
       return rl._ttyWrite(afterEsc, { name: afterEsc.toLowerCase(), sequence: afterEsc, shift: afterEsc !== afterEsc.toLowerCase() });
     }
     if (key.name === "escape" && !key.ctrl) {
-      took = vim.mode === "insert";
+      // Esc ending insert mode or a command half typed ("d", "2f") is vim's, not the chat's.
+      took = vim.mode === "insert" || vim.pending.length > 0;
       return apply(vimKey(typed, "Escape").vim);
     }
     if (vim.mode === "insert") {

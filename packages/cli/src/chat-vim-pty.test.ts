@@ -56,7 +56,13 @@ test("Esc in insert mode goes to normal mode and cancels no run; in normal mode 
   await chat.sees(/-- NORMAL --/);
   await chat.sees(/w8 /);
   assert.doesNotMatch(chat.screen(), /cancelled/);
+  // Esc after a command half typed takes the command back, and cancels nothing either.
   await pause(900);
+  chat.type("d");
+  await pause(100);
+  chat.type("\x1b");
+  await pause(900);
+  assert.doesNotMatch(chat.screen(), /cancelled/);
   chat.type("\x1b");
   await chat.sees(/\(cancelled\)/);
   assert.doesNotMatch(chat.screen(), /LAST/);

@@ -1,11 +1,30 @@
 // Where vim's motions and text objects land in the chat's prompt (chat-vim.ts): pure functions of the
 // prompt's text (its lines joined by "\n") and an index in it. Indexes are UTF-16 code units, as the
-// line editor's cursor is; vim's "word" is a run of letters, digits and _ or a run of other
+// line editor's cursor is; a character is a grapheme cluster, as the terminal draws it (an emoji
+// sequence is one, as in the line editor, chat-input-clusters.ts). Vim's "word" is a run of letters, digits and _ or a run of other
 // non-blank characters, its "WORD" (`big`) a run of non-blank characters.
 
 /** Where a motion goes: `inclusive` (the character there is part of an operator's range),
  * `linewise` (an operator takes whole lines). */
+import { clusters } from "./terminal-text.ts";
+
 export type Target = { to: number; inclusive?: boolean; linewise?: boolean };
+
+/** The index `n` characters after `at`, or `limit` if it comes first. */
+export function charsAfter(text: string, at: number, n: number, limit = text.length): number {
+  const rest = clusters(text.slice(at, limit));
+  let i = at;
+  for (let k = 0; k < n && k < rest.length; k++) i += rest[k].length;
+  return i;
+}
+
+/** The index `n` characters before `at`, or `limit` if it comes first. */
+export function charsBefore(text: string, at: number, n: number, limit = 0): number {
+  const before = clusters(text.slice(limit, at));
+  let i = at;
+  for (let k = 0; k < n && k < before.length; k++) i -= before[before.length - 1 - k].length;
+  return i;
+}
 
 export function lineStart(text: string, at: number): number {
   return text.lastIndexOf("\n", at - 1) + 1;
@@ -27,7 +46,7 @@ export function firstNonBlank(text: string, at: number): number {
 /** Where the cursor may rest in normal mode on the line `at` is on: on a character, not after the last. */
 export function clampNormal(text: string, at: number): number {
   const start = lineStart(text, at);
-  return Math.max(start, Math.min(at, lineEnd(text, at) - 1));
+  return Math.max(start, Math.min(at, charsBefore(text, lineEnd(text, at), 1, start)));
 }
 
 function kind(char: string | undefined, big: boolean): number {

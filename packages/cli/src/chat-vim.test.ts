@@ -128,6 +128,15 @@ const cases: [string, string, string, ("insert" | "normal")?][] = [
   ["ab\nc|d", "OX", "ab\nX|\ncd", "insert"],
   ["ab|c", "aX<BS>", "abc|", "insert"],
   ["ab|c", "i<Esc>", "a|bc"],
+  // an emoji sequence is one character
+  ["a|👍🏽b", "x", "a|b"],
+  ["a👍🏽|b", "X", "a|b"],
+  ["a|👍🏽b", "l", "a👍🏽|b"],
+  ["a👍🏽|b", "h", "a|👍🏽b"],
+  ["|a👍🏽", "$", "a|👍🏽"],
+  ["a|👍🏽b", "rX", "a|Xb"],
+  ["a|👍🏽b", "aX<Esc>", "a👍🏽|Xb"],
+  ["a|👍🏽b", "xp", "ab|👍🏽"],
   // counts and unknown keys
   ["|a b c d e f g h i j k l", "12w", "a b c d e f g h i j k |l"],
   ["a|bc", "Q", "a|bc"],

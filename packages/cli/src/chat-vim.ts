@@ -4,7 +4,8 @@
 // recorded here, for `.`); in normal mode this takes them: motions with counts, the operators d c y
 // with motions and text objects, x X D C s S r ~ J p P Y, u and Ctrl+R on an undo stack of its own,
 // `.` (the last change again), i a I A o O. Keys are characters, or "Escape", "Backspace", "C-r".
-import { clampNormal, findOnLine, firstNonBlank, lineEnd, lineStart, nextWordStart, prevWordStart, textObject, wordEnd, type Target } from "./chat-vim-text.ts";
+import { clusters } from "./terminal-text.ts";
+import { charsAfter, charsBefore, clampNormal, findOnLine, firstNonBlank, lineEnd, lineStart, nextWordStart, prevWordStart, textObject, wordEnd, type Target } from "./chat-vim-text.ts";
 
 export type VimMode = "insert" | "normal";
 type Snapshot = { text: string; cursor: number };
@@ -68,7 +69,7 @@ function insertKey(vim: Vim, key: string): Vim {
     // An insert that changed nothing leaves nothing to undo.
     const undo = top && top.text === vim.text ? vim.undo.slice(0, -1) : vim.undo;
     const lastChange = vim.changing ? [...vim.changing, "Escape"] : vim.lastChange;
-    return { ...vim, mode: "normal", cursor: Math.max(start, vim.cursor - 1), undo, lastChange, changing: undefined };
+    return { ...vim, mode: "normal", cursor: charsBefore(vim.text, vim.cursor, 1, start), undo, lastChange, changing: undefined };
   }
   if (key === "Backspace") {
     if (vim.cursor === 0) return vim;
@@ -125,16 +126,16 @@ function run(vim: Vim, c: Command): Vim | { effect: VimEffect } | undefined {
   const insert = (at: number, t = text): Vim => ({ ...vim, text: t, cursor: at, mode: "insert" });
   switch (c.key) {
     case "i": return insert(cursor);
-    case "a": return insert(Math.min(end, start === end ? cursor : cursor + 1));
+    case "a": return insert(charsAfter(text, cursor, 1, end));
     case "I": return insert(firstNonBlank(text, cursor));
     case "A": return insert(end);
     case "o": return insert(end + 1, `${text.slice(0, end)}\n${text.slice(end)}`);
     case "O": return insert(start, `${text.slice(0, start)}\n${text.slice(start)}`);
-    case "x": return start === end ? undefined : operate(vim, "d", cursor, Math.min(end, cursor + c.count), false);
-    case "X": return cursor === start ? undefined : operate(vim, "d", Math.max(start, cursor - c.count), cursor, false);
+    case "x": return start === end ? undefined : operate(vim, "d", cursor, charsAfter(text, cursor, c.count, end), false);
+    case "X": return cursor === start ? undefined : operate(vim, "d", charsBefore(text, cursor, c.count, start), cursor, false);
     case "D": return operate(vim, "d", cursor, end, false);
     case "C": return operate(vim, "c", cursor, end, false);
-    case "s": return operate(vim, "c", cursor, Math.min(end, cursor + c.count), false);
+    case "s": return operate(vim, "c", cursor, charsAfter(text, cursor, c.count, end), false);
     case "S": return run(vim, { ...c, key: "line", op: "c" });
     case "Y": return run(vim, { ...c, key: "line", op: "y" });
     case "line": {
@@ -142,14 +143,16 @@ function run(vim: Vim, c: Command): Vim | { effect: VimEffect } | undefined {
       return last === undefined ? undefined : operate(vim, c.op!, cursor, last, true);
     }
     case "r": {
-      if (cursor + c.count > end || c.char!.length !== 1) return undefined;
-      const t = text.slice(0, cursor) + c.char!.repeat(c.count) + text.slice(cursor + c.count);
-      return { ...vim, text: t, cursor: cursor + c.count - 1 };
+      const to = charsAfter(text, cursor, c.count, end);
+      if (clusters(text.slice(cursor, to)).length < c.count || clusters(c.char!).length !== 1) return undefined;
+      const t = text.slice(0, cursor) + c.char!.repeat(c.count) + text.slice(to);
+      return { ...vim, text: t, cursor: cursor + (c.count - 1) * c.char!.length };
     }
     case "~": {
-      const to = Math.min(end, cursor + c.count);
+      const to = charsAfter(text, cursor, c.count, end);
       const swapped = [...text.slice(cursor, to)].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join("");
-      return { ...vim, text: text.slice(0, cursor) + swapped + text.slice(to), cursor: clampNormal(text, to) };
+      const t = text.slice(0, cursor) + swapped + text.slice(to);
+      return { ...vim, text: t, cursor: clampNormal(t, cursor + swapped.length) };
     }
     case "J": return join(vim, Math.max(1, c.count - 1));
     case "p":
@@ -173,7 +176,7 @@ function run(vim: Vim, c: Command): Vim | { effect: VimEffect } | undefined {
   if (typeof target === "string") return c.op ? undefined : { effect: target };
   if (!c.op) return { ...withFind, cursor: clampNormal(text, target.to) };
   if (target.linewise) return operate(withFind, c.op, cursor, target.to, true);
-  const [from, to] = target.to < cursor ? [target.to, cursor] : [cursor, target.to + (target.inclusive ? 1 : 0)];
+  const [from, to] = target.to < cursor ? [target.to, cursor] : [cursor, target.inclusive ? charsAfter(text, target.to, 1) : target.to];
   return operate(withFind, c.op, from, to, false);
 }
 
@@ -194,9 +197,9 @@ function motion(text: string, cursor: number, c: Command): Target | VimEffect | 
   let to = cursor;
   switch (c.key) {
     case "h":
-      return cursor === start ? undefined : { to: Math.max(start, cursor - c.count) };
+      return cursor === start ? undefined : { to: charsBefore(text, cursor, c.count, start) };
     case "l":
-      return c.op ? { to: Math.min(end, cursor + c.count) } : cursor + 1 >= end ? undefined : { to: cursor + c.count };
+      return c.op ? { to: charsAfter(text, cursor, c.count, end) } : charsAfter(text, cursor, 1, end) >= end ? undefined : { to: charsAfter(text, cursor, c.count, end) };
     case "j":
     case "k": {
       const column = cursor - start;
@@ -287,8 +290,9 @@ function put(vim: Vim, after: boolean, count: number): Vim | undefined {
     const t = after ? `${text.slice(0, at)}\n${many}${text.slice(at)}` : `${text.slice(0, at)}${many}\n${text.slice(at)}`;
     return { ...vim, text: t, cursor: firstNonBlank(t, after ? at + 1 : at) };
   }
-  const at = after && lineEnd(text, cursor) > cursor ? cursor + 1 : cursor;
-  return { ...vim, text: text.slice(0, at) + many + text.slice(at), cursor: at + many.length - 1 };
+  const at = after ? charsAfter(text, cursor, 1, lineEnd(text, cursor)) : cursor;
+  const t = text.slice(0, at) + many + text.slice(at);
+  return { ...vim, text: t, cursor: charsBefore(t, at + many.length, 1, at) };
 }
 
 /** J: `joins` line breaks after the cursor's line become one space (none before a ")" or an empty line). */

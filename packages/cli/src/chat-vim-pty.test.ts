@@ -116,3 +116,30 @@ test("keys typed straight after Esc are normal mode's, and insert mode keeps the
   assert.match((await prompts(before + 1, 1))[0], /"alph gamma\\ndelt"/);
   await leaveChat(chat);
 });
+
+test("in vim mode a paste is text in either mode, Tab completes in insert mode, and Ctrl+R redoes in normal mode", async (t) => {
+  server.fake.push({ text: "Pasted" });
+  const before = server.fake.requests.length;
+  const chat = terminalChat(t, "vim-keep");
+  await chat.sees(/Ctrl-D leaves/);
+  chat.type("/vim\r");
+  await chat.sees(/-- INSERT --/);
+  chat.type("/rena\t");
+  await chat.shows(/^\/rename/m);
+  chat.type("\x15");
+  await pause(100);
+  chat.type("start");
+  await pause(100);
+  chat.type("\x1b");
+  await chat.sees(/-- NORMAL --/);
+  // dd x (nothing left to take), u brings the line back, Ctrl+R takes it again, u once more.
+  chat.type("ddu\x12u");
+  await pause(200);
+  // Pasted in normal mode, at the cursor: the keys are text, not commands (dd would take the line).
+  chat.type("$\x1b[200~ dd x\x1b[201~");
+  await chat.shows(/star dd xt/);
+  chat.type("\r");
+  await chat.sees(/Pasted/);
+  assert.match((await prompts(before, 1))[0], /"star dd xt"/);
+  await leaveChat(chat);
+});

@@ -102,6 +102,12 @@ const cases: [string, string, string, ("insert" | "normal")?][] = [
   ["|aBc", "3~", "Ab|C"],
   ["a|b\n  cd", "J", "ab| cd"],
   ["a|b\ncd\nef", "3J", "ab cd| ef"],
+  ["a|b\ncd", ">>", "  |ab\ncd"],
+  ["a|b\ncd", "2>>", "  |ab\n  cd"],
+  ["   a|b", "<<", " |ab"],
+  ["\ta|b", "<<", "|ab"],
+  ["a|b", ">>.", "    |ab"],
+  ["a|b", "><", "a|b"],
   // yanking and putting
   ["|one two", "yw$p", "one twoone| "],
   ["|one two", "ywP", "one| one two"],

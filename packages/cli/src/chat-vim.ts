@@ -2,7 +2,7 @@
 // (its lines joined by "\n") and the cursor, one key in, the next state out. chat-vim-editor.ts
 // plugs it into the line editor. In insert mode the line editor takes the keys (they are only
 // recorded here, for `.`); in normal mode this takes them: motions with counts, the operators d c y
-// with motions and text objects, x X D C s S r ~ J p P Y, u and Ctrl+R on an undo stack of its own,
+// with motions and text objects, x X D C s S r ~ J >> << p P Y, u and Ctrl+R on an undo stack of its own,
 // `.` (the last change again), i a I A o O. Keys are characters, or "Escape", "Backspace", "C-r".
 import { clusters } from "./terminal-text.ts";
 import { charsAfter, charsBefore, clampNormal, findOnLine, firstNonBlank, lineEnd, lineStart, nextWordStart, prevWordStart, textObject, wordEnd, type Target } from "./chat-vim-text.ts";
@@ -80,7 +80,7 @@ function insertKey(vim: Vim, key: string): Vim {
 }
 
 /** The keys that change the prompt (`.` repeats the last of them), an operator's by its letter. */
-const CHANGES = new Set(["d", "c", "x", "X", "D", "C", "s", "S", "r", "~", "J", "p", "P", "i", "a", "I", "A", "o", "O"]);
+const CHANGES = new Set(["d", "c", "x", "X", "D", "C", "s", "S", "r", "~", "J", ">>", "<<", "p", "P", "i", "a", "I", "A", "o", "O"]);
 
 type Command = { key: string; count: number; counted: boolean; op?: string; char?: string; object?: string; around?: boolean };
 
@@ -109,6 +109,10 @@ function parse(keys: string[]): Command | "more" | "bad" {
       return { key: motion, op: key, char: keys[i], count: n, counted };
     }
     return { key: motion, op: key, count: n, counted };
+  }
+  if (key === ">" || key === "<") {
+    if (i >= keys.length) return "more";
+    return keys[i] === key ? { key: key + key, count, counted: first !== "" } : "bad";
   }
   if (key.length === 1 && "fFtTrg".includes(key)) {
     if (i >= keys.length) return "more";
@@ -155,6 +159,8 @@ function run(vim: Vim, c: Command): Vim | { effect: VimEffect } | undefined {
       return { ...vim, text: t, cursor: clampNormal(t, cursor + swapped.length) };
     }
     case "J": return join(vim, Math.max(1, c.count - 1));
+    case ">>":
+    case "<<": return shift(vim, c.key === ">>", c.count);
     case "p":
     case "P": return put(vim, c.key === "p", c.count);
     case "u":
@@ -309,6 +315,22 @@ function join(vim: Vim, joins: number): Vim | undefined {
     cursor = end;
   }
   return { ...vim, text, cursor };
+}
+
+/** The width >> adds at a line's start, and << takes off (or a tab). */
+const SHIFT = "  ";
+
+/** >> and <<: `lines` lines from the cursor's on indented, or dedented, by SHIFT. */
+function shift(vim: Vim, indent: boolean, lines: number): Vim {
+  const start = lineStart(vim.text, vim.cursor);
+  const end = lineEnd(vim.text, lineAfter(vim.text, start, lines - 1) ?? vim.text.length);
+  const shifted = vim.text
+    .slice(start, end)
+    .split("\n")
+    .map((line) => (indent ? (line ? SHIFT + line : line) : line.replace(/^(\t| {1,2})/, "")))
+    .join("\n");
+  const text = vim.text.slice(0, start) + shifted + vim.text.slice(end);
+  return { ...vim, text, cursor: clampNormal(text, firstNonBlank(text, start)) };
 }
 
 /** `.`: the last change's keys again, from normal mode. */

@@ -87,7 +87,8 @@ export function vimEditing(editor: Interface, o: VimOptions): VimEditing {
       else vim = { ...vim, changing: undefined };
       return;
     }
-    const name = key.ctrl && key.name === "r" && !key.meta ? "C-r" : !key.ctrl && !key.meta && text && [...text].length === 1 && !/[\x00-\x1f\x7f]/.test(text) ? text : undefined;
+    // Backspace steps back in normal mode, as h does in vim.
+    const name = key.ctrl && key.name === "r" && !key.meta ? "C-r" : key.name === "backspace" && !key.ctrl && !key.meta ? "h" : !key.ctrl && !key.meta && text && [...text].length === 1 && !/[\x00-\x1f\x7f]/.test(text) ? text : undefined;
     if (name === undefined) return ttyWrite.call(rl, text, key);
     const step = vimKey(typed, name);
     if (!step.effect) return apply(step.vim);

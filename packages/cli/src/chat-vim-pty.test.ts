@@ -134,6 +134,9 @@ test("in vim mode a paste is text in either mode, Tab completes in insert mode, 
   await chat.sees(/-- NORMAL --/);
   // dd x (nothing left to take), u brings the line back, Ctrl+R takes it again, u once more.
   chat.type("ddu\x12u");
+  await pause(100);
+  // Backspace steps back (it deletes nothing), and $ goes to the line's end again.
+  chat.type("\x7f\x7f");
   await pause(200);
   // Pasted in normal mode, at the cursor: the keys are text, not commands (dd would take the line).
   chat.type("$\x1b[200~ dd x\x1b[201~");

@@ -6,6 +6,13 @@ import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite-locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
 import { EXPOSITION_CONTENT_TYPE } from "./exposition.ts";
+import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
+import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";
+
+/** A refusal's body: the Open Harness API's ErrorResponse under /v1, else the Harness `{ error }`. */
+function refusal(path: string, code: string, message: string): Record<string, unknown> {
+  return isOpenHarnessPath(path) ? errorBody(code, message) : { error: message };
+}
 
 /** The methods the app's routes answer at `path` (HEAD with GET), for a 405's Allow header. */
 function methodsAt(app: Hono, path: string): string[] {
@@ -29,6 +36,8 @@ export function createHttpApp(options: {
   token: string | undefined;
   allowedOrigins?: ReadonlySet<string>;
   sessions?: SessionsApiOptions;
+  /** The Open Harness API under /v1 (it needs `sessions` too: it acts through them). */
+  openHarness?: Omit<OpenHarnessOptions, "stopping">;
   health?: () => HealthCounts;
   /** A token that lets its holder read GET /metrics and nothing else (a guarded server's). */
   metricsToken?: string;
@@ -52,7 +61,8 @@ export function createHttpApp(options: {
   const crossOrigin = cors({
     origin: (origin, c) => (guarded || !crossSiteRefusal(c.req.header("host"), origin, allowed) ? origin : null),
     allowMethods: ["GET", "HEAD", "POST", "PATCH", "DELETE"],
-    allowHeaders: ["authorization", "content-type", USER_HEADER],
+    allowHeaders: ["authorization", "content-type", "last-event-id", USER_HEADER],
+    exposeHeaders: ["x-execution-id"],
     maxAge: 600,
   });
   // An OPTIONS that is not a preflight is an ordinary request (answered 405 with Allow below).
@@ -71,8 +81,8 @@ export function createHttpApp(options: {
   });
   if (!guarded) {
     app.use("*", async (c, next) => {
-      const refusal = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);
-      if (refusal) return c.json({ error: refusal }, 403);
+      const refused = crossSiteRefusal(c.req.header("host"), c.req.header("origin"), allowed);
+      if (refused) return c.json(refusal(new URL(c.req.url).pathname, "forbidden", refused), 403);
       await next();
     });
   } else {
@@ -88,7 +98,7 @@ export function createHttpApp(options: {
         // the query is the wrong token, but a token still).
         options.log?.(`refused ${c.req.method} ${url.pathname} from ${remoteAddress(c.env) ?? "an unknown address"}: missing or wrong token`);
         c.header("WWW-Authenticate", "Bearer");
-        return c.json({ error: "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>" }, 401);
+        return c.json(refusal(url.pathname, "unauthorized", "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>"), 401);
       }
       if (holder.user !== undefined) tokenUsers.set(c.req.raw, holder.user);
       await next();
@@ -115,6 +125,7 @@ export function createHttpApp(options: {
   }
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
   if (options.sessions) mountSessionsApi(app, options.sessions);
+  if (options.sessions && options.openHarness) mountOpenHarness(app, { ...options.openHarness, stopping: () => options.stopping?.() });
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     const allowed = methodsAt(app, path);
@@ -123,10 +134,11 @@ export function createHttpApp(options: {
     return c.json({ error: `${c.req.method} is not allowed on ${path}: use ${allowed.join(", ")}` }, 405);
   });
   app.onError((err, c) => {
-    if (!(err instanceof DatabaseLockedError)) return c.json({ error: err.message }, 500);
+    const path = new URL(c.req.url).pathname;
+    if (!(err instanceof DatabaseLockedError)) return c.json(refusal(path, "internal_error", err.message), 500);
     // Sent again once the lock is gone, the request goes through.
     c.header("Retry-After", "1");
-    return c.json({ error: err.message, code: "database_locked" }, 503);
+    return c.json(isOpenHarnessPath(path) ? errorBody("database_locked", err.message) : { error: err.message, code: "database_locked" }, 503);
   });
   return app;
 }

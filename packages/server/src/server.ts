@@ -218,6 +218,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         process: ownProcess,
       }),
     log,
+    openHarness: { registry, version: currentRunnerVersion },
     sessions: {
       db,
       registry,

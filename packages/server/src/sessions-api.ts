@@ -67,7 +67,7 @@ const ForkBody = z.strictObject({
   title: Title.optional(),
 });
 
-class BadRequest extends Error {
+export class BadRequest extends Error {
   readonly status: 400 | 403 | 413 | 415;
   constructor(message: string, status: 400 | 403 | 413 | 415 = 400) {
     super(message);
@@ -76,14 +76,14 @@ class BadRequest extends Error {
 }
 
 /** `value` as `schema` has it; `where` names the value in messages (a request body by default). */
-function check<T>(schema: z.ZodType<T>, value: unknown, where = "body"): T {
+export function check<T>(schema: z.ZodType<T>, value: unknown, where = "body"): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   throw new BadRequest(describeZodError(parsed.error, where));
 }
 
 /** The body as JSON ({} when empty), read no further than MAX_BODY_BYTES. */
-async function bodyOf(c: Context): Promise<unknown> {
+export async function bodyOf(c: Context): Promise<unknown> {
   const tooLarge = () => new BadRequest(`body is larger than ${MAX_BODY_BYTES} bytes`, 413);
   if (Number(c.req.header("content-length")) > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Uint8Array[] = [];
@@ -117,25 +117,28 @@ async function bodyOf(c: Context): Promise<unknown> {
 }
 
 /** The user a request speaks for, named by the header, the query or the body (`fromBody`): any of
- * them, and those given must agree. */
-function userOf(c: Context, fromBody?: string): string {
+ * them, and those given must agree. With `orTokens`, a request that names none speaks for the user
+ * its token is bound to (HARNESS_TOKENS_FILE), when it has one. */
+export function userOf(c: Context, fromBody?: string, orTokens = false): string {
   const header = c.req.header(USER_HEADER);
   const given = [
     { where: `the ${USER_HEADER} header`, userId: header === undefined ? undefined : check(IdSchema, header, USER_HEADER) },
     { where: "the query", userId: queryParam(c, "userId") },
     { where: "the body", userId: fromBody },
   ].filter((source) => source.userId !== undefined);
+  const bound = tokenUsers.get(c.req.raw);
+  if (given.length === 0 && orTokens && bound !== undefined) return bound;
   if (given.length === 0) throw new BadRequest(`userId: is required (in the body or query, or the ${USER_HEADER} header)`);
   const [first, ...others] = given;
   const other = others.find((source) => source.userId !== first.userId);
   if (other) throw new BadRequest(`userId: ${first.where} and ${other.where} name different users`);
-  const refused = notTheirs(tokenUsers.get(c.req.raw), first.userId!);
+  const refused = notTheirs(bound, first.userId!);
   if (refused) throw new BadRequest(refused, 403);
   return first.userId!;
 }
 
 /** A value given in the query at most once, an id unless `schema` says otherwise. */
-function queryParam(c: Context, name: string, schema: z.ZodType<string> = IdSchema): string | undefined {
+export function queryParam(c: Context, name: string, schema: z.ZodType<string> = IdSchema): string | undefined {
   const values = c.req.queries(name);
   if (values === undefined || values.length === 0) return undefined;
   const repeated = repeatedParameter(name, values);

@@ -1,0 +1,60 @@
+// What the Open Harness routes share: the paths, the request helpers, and the answer to failures.
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { BadRequest, check, userOf } from "../sessions-api.ts";
+import { ApiError, answerError, codeOfStatus } from "./errors.ts";
+import type { Executions } from "./executions.ts";
+import { HARNESS_ID } from "./manifest.ts";
+
+/** What the routes share: the app (for the sessions API), the executions, and the request helpers. */
+export type OpenHarness = {
+  app: Hono;
+  executions: Executions;
+  version: string;
+  startedAt: string;
+  stopping: () => string | undefined;
+};
+
+export const PREFIX = "/v1";
+export const H = `${PREFIX}/harnesses/:harnessId`;
+
+/** A route's handler: its ApiErrors (and the sessions API's BadRequests) answered as ErrorResponses. */
+export const handle =
+  (fn: (c: Context) => Promise<Response> | Response) =>
+  async (c: Context): Promise<Response> => {
+    try {
+      return await fn(c);
+    } catch (error) {
+      if (error instanceof BadRequest) return answerError(c, new ApiError(error.status, codeOfStatus(error.status), error.message));
+      if (error instanceof ApiError) return answerError(c, error);
+      throw error;
+    }
+  };
+
+/** The harness the path names (`id`, else its :harnessId), which must be this one. */
+export function harnessOf(c: Context, id = c.req.param("harnessId")): void {
+  if (id !== HARNESS_ID) throw new ApiError(404, "harness_not_found", `no harness "${id}": this server is the one harness "${HARNESS_ID}"`);
+}
+
+/** The user a request speaks for: its token's (HARNESS_TOKENS_FILE), else the x-harness-user header
+ * or the userId query parameter, by the sessions API's rules. */
+export function userOfRequest(c: Context): string {
+  return userOf(c, undefined, true);
+}
+
+/** Fields of the spec this server does not take: given, the request is answered 501 naming them. */
+export function refuseUnsupported(body: Record<string, unknown>, fields: string[], operation: string): void {
+  const given = fields.filter((field) => body[field] !== undefined);
+  if (given.length) throw new ApiError(501, "not_implemented", `${given.join(", ")}: not supported by this harness (see its capabilities' limitations)`, operation);
+}
+
+/** The query's values of `schema`'s keys, checked by it (named in messages). */
+export function queryOf<T>(c: Context, schema: z.ZodType<T>): T {
+  const raw: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw new ApiError(400, "invalid_request", `${name}: given more than once`);
+    raw[name] = values[0];
+  }
+  return check(schema, raw, "query");
+}
+

@@ -1,0 +1,55 @@
+// What this server is in the Open Harness registry: one harness, and a capability manifest that says
+// truthfully what its API does and does not do (a client reads it before it tries an operation).
+export const HARNESS_ID = "harness";
+
+type DomainCapability = { supported: boolean; operations: string[]; limitations?: string[] };
+
+const notHere = (what: string): DomainCapability => ({ supported: false, operations: [], limitations: [what] });
+
+export const CAPABILITIES = {
+  agents: notHere("one agent per session, configured by settings files (CLAUDE.md, .claude/agents), not over this API"),
+  skills: notHere("skills are read from .claude/skills in the workspace and the user's settings; they are not managed over this API"),
+  mcp: notHere("MCP servers come from the settings files (.mcp.json); they are not managed over this API"),
+  execution: {
+    supported: true,
+    operations: ["execution.run", "execution.stream", "execution.get", "execution.attachStream", "execution.cancel", "execution.result"],
+    limitations: [
+      "an execution is one prompt (a submit) in a session: without session_id a new session is made for it",
+      "agent_id, skills, model, max_tokens, temperature and system_prompt are not taken per execution (answered 501)",
+      "tool calls that need approval wait for a WebSocket client (GET /ws) to approve or deny them, or the session's permission mode; there is no approval over this API",
+      "executions are kept in memory for an hour after they end; a server restart forgets them (the conversation itself is stored)",
+      "no artifacts, progress or tool_call_delta events; the result's output is the reply's text",
+    ],
+  },
+  sessions: {
+    supported: true,
+    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream"],
+    limitations: [
+      "sessions belong to a user: the token's (HARNESS_TOKENS_FILE), else the x-harness-user header or the userId query parameter",
+      "status is always active; ending a session deletes it with its history and workspace",
+      "messages carry no time of their own: created_at is the session's",
+      "the interactive channel is the Harness WebSocket (connect_url), not the spec's; update, resume and fork are not implemented",
+    ],
+  },
+  memory: notHere("memory is CLAUDE.md files in the workspace and the user's settings, not blocks or an archive"),
+  subagents: notHere("sub-agents are started by the model (the Task tool) within an execution; their tool calls stream with it"),
+  files: notHere("the workspace is reached by the agent's tools; the Harness REST API lists its paths (GET /sessions/:id/files)"),
+  hooks: notHere("hooks come from the settings files; they are not managed over this API"),
+  planning: notHere("the agent's todo list shows in the WebSocket state, not as a plan over this API"),
+  models: notHere("the model is chosen by the server's configuration or a WebSocket client's configure command"),
+} satisfies Record<string, DomainCapability>;
+
+export function harnessDescription(version: string, startedAt: string) {
+  return {
+    id: HARNESS_ID,
+    name: "Harness",
+    vendor: "Harness",
+    description: "A self-hostable agent harness: its own agent loop or Claude Code, in sandboxes, driven over WebSocket and REST",
+    execution_type: "hosted" as const,
+    status: "beta" as const,
+    capabilities: CAPABILITIES,
+    created_at: startedAt,
+    updated_at: startedAt,
+    version,
+  };
+}

@@ -1,0 +1,36 @@
+// The Open Harness API's core under /v1 (the spec's base_url ends in /v1): this server as the one
+// harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
+// Every other operation of the spec answers 501 naming its capability; every failure takes the
+// spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
+import type { Hono } from "hono";
+import { handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
+import { errorBody } from "./errors.ts";
+import { createExecutions } from "./executions.ts";
+import { HARNESS_ID } from "./manifest.ts";
+import { unimplementedCapability } from "./not-implemented.ts";
+import { mountExecutionRoutes } from "./routes-executions.ts";
+import { mountHarnessRoutes } from "./routes-harnesses.ts";
+import { mountSessionRoutes } from "./routes-sessions.ts";
+import type { SessionRegistry } from "../registry.ts";
+
+export type OpenHarnessOptions = {
+  registry: SessionRegistry;
+  version: string;
+  /** Why the server is going away, or undefined while it serves (health says so). */
+  stopping?: () => string | undefined;
+};
+
+export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
+  const oh: OpenHarness = { app, executions: createExecutions(options.registry), version: options.version, startedAt: new Date().toISOString(), stopping: options.stopping ?? (() => undefined) };
+  mountHarnessRoutes(oh);
+  mountSessionRoutes(oh);
+  mountExecutionRoutes(oh);
+  app.all(`${PREFIX}/*`, handle((c) => {
+    const path = new URL(c.req.url).pathname.slice(PREFIX.length);
+    const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];
+    if (named !== undefined && named !== HARNESS_ID) harnessOf(c, named);
+    const capability = unimplementedCapability(c.req.method, path);
+    if (capability) return c.json(errorBody("not_implemented", `${capability} is not implemented by this harness (see GET /v1/harnesses/${HARNESS_ID}/capabilities)`, capability), 501);
+    return c.json(errorBody("not_found", `not found: ${c.req.method} ${PREFIX}${path} is no operation of the Open Harness API`), 404);
+  }));
+}

@@ -1,0 +1,118 @@
+// The capabilities of the Open Harness spec this server does not implement, by method and path (under
+// /v1): a request for one is answered 501 naming it, so a client can tell "not here" from "no such
+// route". Specific paths come before the general ones they would also match.
+const H = "/harnesses/{harnessId}";
+const ROUTES: [method: string, path: string, capability: string][] = [
+  ["POST", "/harnesses", "harnesses.register"],
+  ["PATCH", H, "harnesses.update"],
+  ["DELETE", H, "harnesses.unregister"],
+  ["POST", `${H}/validate-credentials`, "harnesses.validateCredentials"],
+  ["POST", `${H}/agents/import`, "agents.import"],
+  ["GET", `${H}/agents`, "agents.list"],
+  ["POST", `${H}/agents`, "agents.create"],
+  ["GET", `${H}/agents/{id}/memory`, "memory.get"],
+  ["GET", `${H}/agents/{id}/memory/blocks`, "memory.listBlocks"],
+  ["POST", `${H}/agents/{id}/memory/blocks`, "memory.createBlock"],
+  ["GET", `${H}/agents/{id}/memory/blocks/{label}`, "memory.getBlock"],
+  ["PUT", `${H}/agents/{id}/memory/blocks/{label}`, "memory.updateBlock"],
+  ["DELETE", `${H}/agents/{id}/memory/blocks/{label}`, "memory.deleteBlock"],
+  ["POST", `${H}/agents/{id}/memory/search`, "memory.search"],
+  ["GET", `${H}/agents/{id}/memory/archive`, "memory.getArchive"],
+  ["POST", `${H}/agents/{id}/memory/archive`, "memory.addToArchive"],
+  ["POST", `${H}/agents/{id}/memory/export`, "memory.export"],
+  ["POST", `${H}/agents/{id}/memory/import`, "memory.import"],
+  ["GET", `${H}/agents/{id}/subagents`, "subagents.list"],
+  ["POST", `${H}/agents/{id}/subagents`, "subagents.spawn"],
+  ["POST", `${H}/agents/{id}/subagents/{sub}/delegate/stream`, "subagents.delegateStream"],
+  ["POST", `${H}/agents/{id}/subagents/{sub}/delegate`, "subagents.delegate"],
+  ["GET", `${H}/agents/{id}/subagents/{sub}/result`, "subagents.result"],
+  ["GET", `${H}/agents/{id}/subagents/{sub}/stream`, "subagents.attachStream"],
+  ["GET", `${H}/agents/{id}/subagents/{sub}`, "subagents.get"],
+  ["DELETE", `${H}/agents/{id}/subagents/{sub}`, "subagents.terminate"],
+  ["POST", `${H}/agents/{id}/clone`, "agents.clone"],
+  ["GET", `${H}/agents/{id}/export`, "agents.export"],
+  ["GET", `${H}/agents/{id}`, "agents.get"],
+  ["PATCH", `${H}/agents/{id}`, "agents.update"],
+  ["DELETE", `${H}/agents/{id}`, "agents.delete"],
+  ["POST", `${H}/skills/discover`, "skills.discover"],
+  ["POST", `${H}/skills/validate`, "skills.validate"],
+  ["GET", `${H}/skills`, "skills.list"],
+  ["POST", `${H}/skills`, "skills.register"],
+  ["GET", `${H}/skills/{id}/versions`, "skills.listVersions"],
+  ["POST", `${H}/skills/{id}/rollback`, "skills.rollback"],
+  ["GET", `${H}/skills/{id}/download`, "skills.download"],
+  ["POST", `${H}/skills/{id}/upgrade`, "skills.upgrade"],
+  ["GET", `${H}/skills/{id}`, "skills.get"],
+  ["PATCH", `${H}/skills/{id}`, "skills.update"],
+  ["DELETE", `${H}/skills/{id}`, "skills.uninstall"],
+  ["GET", `${H}/mcp-servers`, "mcp.list"],
+  ["POST", `${H}/mcp-servers`, "mcp.connect"],
+  ["GET", `${H}/mcp-servers/{id}/tools`, "mcp.listTools"],
+  ["GET", `${H}/mcp-servers/{id}/resources`, "mcp.listResources"],
+  ["GET", `${H}/mcp-servers/{id}/prompts`, "mcp.listPrompts"],
+  ["POST", `${H}/mcp-servers/{id}/health`, "mcp.health"],
+  ["GET", `${H}/mcp-servers/{id}`, "mcp.get"],
+  ["PATCH", `${H}/mcp-servers/{id}`, "mcp.update"],
+  ["DELETE", `${H}/mcp-servers/{id}`, "mcp.disconnect"],
+  ["GET", `${H}/tools`, "tools.list"],
+  ["POST", `${H}/tools`, "tools.register"],
+  ["POST", `${H}/tools/{id}/invoke/stream`, "tools.invokeStream"],
+  ["POST", `${H}/tools/{id}/invoke`, "tools.invoke"],
+  ["GET", `${H}/tools/{id}`, "tools.get"],
+  ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
+  ["GET", `${H}/executions`, "execution.list"],
+  ["GET", `${H}/executions/{id}/artifacts/{artifact}`, "execution.downloadArtifact"],
+  ["GET", `${H}/executions/{id}/artifacts`, "execution.listArtifacts"],
+  ["GET", `${H}/executions/{id}/tool-calls`, "execution.listToolCalls"],
+  ["POST", `${H}/executions/{id}/input`, "execution.sendInput"],
+  ["GET", `${H}/executions/{id}/plan/stream`, "planning.stream"],
+  ["GET", `${H}/executions/{id}/plan/tasks`, "planning.listTasks"],
+  ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
+  ["GET", `${H}/executions/{id}/plan`, "planning.get"],
+  ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],
+  ["PATCH", `${H}/sessions/{id}`, "sessions.update"],
+  ["POST", `${H}/sessions/{id}/resume`, "sessions.resume"],
+  ["POST", `${H}/sessions/{id}/fork`, "sessions.fork"],
+  ["GET", `${H}/sessions/{id}/connect`, "sessions.connect"],
+  ["POST", `${H}/files/search`, "files.search"],
+  ["POST", `${H}/files/upload-batch`, "files.uploadBatch"],
+  ["POST", `${H}/files/upload`, "files.upload"],
+  ["POST", `${H}/files/download-batch`, "files.downloadBatch"],
+  ["POST", `${H}/files/mkdir`, "files.mkdir"],
+  ["GET", `${H}/files`, "files.list"],
+  ["GET", `${H}/files/{path}/download`, "files.download"],
+  ["GET", `${H}/files/{path}`, "files.read"],
+  ["PUT", `${H}/files/{path}`, "files.write"],
+  ["DELETE", `${H}/files/{path}`, "files.delete"],
+  ["GET", `${H}/hooks`, "hooks.list"],
+  ["POST", `${H}/hooks`, "hooks.register"],
+  ["GET", `${H}/hooks/{id}`, "hooks.get"],
+  ["PATCH", `${H}/hooks/{id}`, "hooks.update"],
+  ["DELETE", `${H}/hooks/{id}`, "hooks.unregister"],
+  ["GET", `${H}/events/stream`, "hooks.streamEvents"],
+  ["GET", `${H}/events`, "hooks.listEvents"],
+  ["POST", `${H}/webhooks`, "webhooks.register"],
+  ["GET", `${H}/webhooks`, "webhooks.list"],
+  ["DELETE", `${H}/webhooks/{id}`, "webhooks.delete"],
+  ["POST", `${H}/conformance/run`, "conformance.run"],
+  ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
+  ["GET", `${H}/conformance/results`, "conformance.results"],
+  ["GET", `${H}/conformance/status`, "conformance.status"],
+  ["GET", `${H}/diagnostics`, "diagnostics.get"],
+];
+
+const MATCHERS = ROUTES.map(([method, path, capability]) => {
+  const pattern = path.replace(/\{path\}/g, ".+").replace(/\{[a-zA-Z]+\}/g, "[^/]+");
+  return { method, pattern: new RegExp(`^${pattern}$`), capability };
+});
+
+/** The spec's capability at `method` `path` (the path under /v1) that is not implemented here. */
+export function unimplementedCapability(method: string, path: string): string | undefined {
+  const m = method === "HEAD" ? "GET" : method;
+  return MATCHERS.find((route) => route.method === m && route.pattern.test(path))?.capability;
+}
+
+/** Every capability id of the table, for the manifest's account of what is missing. */
+export function unimplementedCapabilities(): string[] {
+  return ROUTES.map(([, , capability]) => capability);
+}

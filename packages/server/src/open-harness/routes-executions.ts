@@ -1,0 +1,102 @@
+// Executions over the Open Harness API: a prompt run in a session (a new one without session_id),
+// started and followed by SSE, or streamed at once; its status, result and cancel.
+import type { Context } from "hono";
+import { z } from "zod";
+import { IdSchema } from "../ids.ts";
+import { bodyOf, check } from "../sessions-api.ts";
+import { ApiError } from "./errors.ts";
+import type { Execution } from "./executions.ts";
+import { forward } from "./forward.ts";
+import { HARNESS_ID } from "./manifest.ts";
+import { H, handle, harnessOf, PREFIX, refuseUnsupported, userOfRequest, type OpenHarness } from "./common.ts";
+import { Content, createSession } from "./routes-sessions.ts";
+import { streamExecution } from "./sse.ts";
+
+const UNSUPPORTED = ["agent_id", "skills", "model", "max_tokens", "temperature", "system_prompt"];
+const ExecuteBody = z.strictObject({
+  message: Content,
+  session_id: IdSchema.optional(),
+  ...Object.fromEntries(UNSUPPORTED.map((field) => [field, z.unknown().optional()])),
+});
+const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
+
+function executionShape(execution: Execution) {
+  return {
+    id: execution.id,
+    harness_id: HARNESS_ID,
+    status: execution.watch.status,
+    started_at: execution.startedAt,
+    ...(execution.completedAt !== undefined && { completed_at: execution.completedAt }),
+    artifacts_count: 0,
+    session_id: execution.sessionId,
+  };
+}
+
+export function mountExecutionRoutes(oh: OpenHarness): void {
+  const { app, executions } = oh;
+
+  /** Starts the body's prompt in its session (which must be the user's), or in a new one. */
+  async function start(c: Context, operation: string): Promise<Execution> {
+    harnessOf(c);
+    const body = check(ExecuteBody, await bodyOf(c));
+    refuseUnsupported(body, UNSUPPORTED, operation);
+    const userId = userOfRequest(c);
+    let sessionId = body.session_id;
+    if (sessionId === undefined) sessionId = await createSession(oh, c, userId);
+    else await forward(app, c, "GET", `/sessions/${encodeURIComponent(sessionId)}?userId=${encodeURIComponent(userId)}`);
+    return executions.start(userId, sessionId, body.message);
+  }
+
+  /** The user's execution named by the path. */
+  function executionOf(c: Context): Execution {
+    harnessOf(c);
+    const id = c.req.param("executionId")!;
+    const execution = executions.get(userOfRequest(c), id);
+    if (!execution) throw new ApiError(404, "execution_not_found", `no execution "${id}" (executions are kept for an hour after they end)`);
+    return execution;
+  }
+
+  app.post(
+    `${H}/execute`,
+    handle(async (c) => {
+      const execution = await start(c, "execution.run");
+      const streamUrl = new URL(`${PREFIX}/harnesses/${HARNESS_ID}/executions/${execution.id}/stream`, c.req.url).toString();
+      return c.json({ execution_id: execution.id, status: execution.watch.status, stream_url: streamUrl, session_id: execution.sessionId }, 202);
+    }),
+  );
+  app.post(
+    `${H}/execute/stream`,
+    handle(async (c) => streamExecution(c, await start(c, "execution.stream"))),
+  );
+  app.get(
+    `${H}/executions/:executionId`,
+    handle((c) => c.json({ execution: executionShape(executionOf(c)) })),
+  );
+  app.get(
+    `${H}/executions/:executionId/stream`,
+    handle((c) => {
+      const execution = executionOf(c);
+      const last = c.req.header("last-event-id");
+      return streamExecution(c, execution, last === undefined ? 0 : check(LastEventId, last, "Last-Event-ID"));
+    }),
+  );
+  app.post(
+    `${H}/executions/:executionId/cancel`,
+    handle((c) => {
+      const execution = executionOf(c);
+      if (!execution.cancel()) throw new ApiError(409, "execution_finished", `execution "${execution.id}" has already ended (${execution.watch.status})`, "execution.cancel");
+      return c.json({ execution: executionShape(execution), cancelled: true });
+    }),
+  );
+  app.get(
+    `${H}/executions/:executionId/result`,
+    handle((c) => {
+      const execution = executionOf(c);
+      const { watch } = execution;
+      if (!watch.finished) throw new ApiError(409, "execution_running", `execution "${execution.id}" is still ${watch.status}: its result comes when it ends`, "execution.result");
+      return c.json({
+        result: { execution_id: execution.id, status: watch.status, output: watch.output, artifacts: [], tool_calls: watch.summaries(), usage: watch.usage },
+      });
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+// The registry's read side: this server is its one harness.
+import { z } from "zod";
+import { H, handle, harnessOf, queryOf, PREFIX, type OpenHarness } from "./common.ts";
+import { CAPABILITIES, HARNESS_ID, harnessDescription } from "./manifest.ts";
+import { page, PaginationSchema } from "./shapes.ts";
+
+const ListQuery = PaginationSchema.extend({
+  status: z.enum(["active", "beta", "coming_soon", "maintenance", "deprecated"]).optional(),
+  execution_type: z.enum(["hosted", "sdk", "ide"]).optional(),
+}).passthrough();
+
+export function mountHarnessRoutes(oh: OpenHarness): void {
+  const { app } = oh;
+  const harness = () => harnessDescription(oh.version, oh.startedAt);
+  app.get(
+    `${PREFIX}/harnesses`,
+    handle((c) => {
+      const query = queryOf(c, ListQuery);
+      const all = [harness()].filter((h) => (query.status ?? h.status) === h.status && (query.execution_type ?? h.execution_type) === h.execution_type);
+      return c.json(page(all, query));
+    }),
+  );
+  app.get(
+    H,
+    handle((c) => {
+      harnessOf(c);
+      return c.json({ harness: harness() });
+    }),
+  );
+  app.get(
+    `${H}/capabilities`,
+    handle((c) => {
+      harnessOf(c);
+      return c.json({ harness_id: HARNESS_ID, harness_name: "Harness", version: oh.version, capabilities: CAPABILITIES });
+    }),
+  );
+  app.get(
+    `${H}/health`,
+    handle((c) => {
+      harnessOf(c);
+      const started = performance.now();
+      const stopping = oh.stopping();
+      const check = stopping === undefined ? { name: "server", status: "pass" } : { name: "server", status: "fail", message: stopping };
+      return c.json({ status: stopping === undefined ? "healthy" : "unhealthy", latency_ms: Math.round(performance.now() - started), version: oh.version, checks: [check] });
+    }),
+  );
+}

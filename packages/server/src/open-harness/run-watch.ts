@@ -1,0 +1,127 @@
+// One prompt's run seen through a session connection, as the spec's ExecutionEvents: the watch reads
+// the frames any client gets (state, delta, error), keeps the state they make, and tells what changed
+// in the messages after the ones there were when it started. Pure: frames in, events out.
+import { applyOperations, type HarnessMessage, type HarnessState, type ServerMessage, type Usage } from "@harness/protocol";
+
+export type UsageStats = { input_tokens: number; output_tokens: number; total_tokens: number };
+export type ExecutionEvent =
+  | { type: "text"; content: string }
+  | { type: "thinking"; content: string }
+  | { type: "tool_call_start"; id: string; name: string; input: object }
+  | { type: "tool_call_end"; id: string }
+  | { type: "tool_result"; id: string; success: boolean; output?: object }
+  | { type: "error"; code: string; message: string; recoverable: boolean }
+  | { type: "done"; usage: UsageStats };
+export type ExecutionStatus = "pending" | "running" | "completed" | "failed" | "cancelled";
+export type ToolCallSummary = { id: string; name: string; success: boolean; duration_ms: number };
+
+const UNDER_WAY = new Set(["running", "awaiting-approval"]);
+
+export class RunWatch {
+  status: ExecutionStatus = "pending";
+  state: HarnessState | undefined;
+  output = "";
+  usage: UsageStats = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+  readonly toolCalls = new Map<string, { name: string; startedAt: number; endedAt?: number; success?: boolean }>();
+  #first = -1;
+  #usageBefore: Usage | undefined;
+  #seen = new Map<string, { content: number; thinking: number }>();
+  readonly #emit: (event: ExecutionEvent) => void;
+
+  constructor(emit: (event: ExecutionEvent) => void) {
+    this.#emit = emit;
+  }
+
+  get finished(): boolean {
+    return this.status === "completed" || this.status === "failed" || this.status === "cancelled";
+  }
+
+  /** Takes one server frame; `submitIndex` is the index of the submit in the frame that sent it. */
+  frame(message: ServerMessage, submitIndex = 0): void {
+    if (this.finished) return;
+    if (message.type === "error") {
+      // The submit itself was refused (a run under way, a server that is stopping): the run never was.
+      if (message.command === submitIndex && this.status === "pending") this.#fail(message.code ?? "submit_refused", message.message);
+      return;
+    }
+    if (message.type === "state") this.state = message.state;
+    else if (this.state) this.state = applyOperations(this.state, message.operations);
+    else return;
+    if (this.#first < 0) {
+      this.#first = this.state.messages.length;
+      this.#usageBefore = this.state.usage;
+      return;
+    }
+    this.#observe(this.state);
+  }
+
+  #observe(state: HarnessState): void {
+    const mine = state.messages.slice(this.#first);
+    if (mine.length === 0) return;
+    this.status = "running";
+    for (const message of mine) {
+      if (message.role !== "assistant") continue;
+      const seen = this.#seen.get(message.id) ?? { content: 0, thinking: 0 };
+      this.#seen.set(message.id, seen);
+      const thinking = message.thinking ?? "";
+      if (thinking.length > seen.thinking) this.#emit({ type: "thinking", content: thinking.slice(seen.thinking) });
+      seen.thinking = thinking.length;
+      if (message.content.length > seen.content) {
+        const text = message.content.slice(seen.content);
+        this.output += text;
+        this.#emit({ type: "text", content: text });
+      }
+      seen.content = message.content.length;
+      for (const call of message.toolCalls ?? []) {
+        let known = this.toolCalls.get(call.id);
+        if (!known) {
+          known = { name: call.name, startedAt: Date.now() };
+          this.toolCalls.set(call.id, known);
+          this.#emit({ type: "tool_call_start", id: call.id, name: call.name, input: call.input ?? {} });
+        }
+        if (known.endedAt === undefined && (call.status === "complete" || call.status === "error" || call.status === "denied")) {
+          known.endedAt = Date.now();
+          known.success = call.status === "complete";
+          this.#emit({ type: "tool_call_end", id: call.id });
+          this.#emit({ type: "tool_result", id: call.id, success: known.success, ...(call.output !== undefined && { output: { text: call.output } }) });
+        }
+      }
+    }
+    const last = mine.at(-1)!;
+    if (UNDER_WAY.has(state.status) || last.status === "running") return;
+    this.usage = usageBetween(this.#usageBefore, state.usage);
+    if (last.status === "cancelled") this.status = "cancelled";
+    else if (last.status === "error" || state.status === "error") {
+      this.status = "failed";
+      this.#emit({ type: "error", code: "run_failed", message: state.error || "the run failed", recoverable: true });
+    } else this.status = "completed";
+    this.#emit({ type: "done", usage: this.usage });
+  }
+
+  /** Ends the watch as failed, for `message` (the session went away, the submit was refused). */
+  fail(code: string, message: string): void {
+    if (!this.finished) this.#fail(code, message);
+  }
+
+  #fail(code: string, message: string): void {
+    this.status = "failed";
+    this.#emit({ type: "error", code, message, recoverable: false });
+    this.#emit({ type: "done", usage: this.usage });
+  }
+
+  /** The messages of this run: its prompt and what came after it. */
+  mine(): HarnessMessage[] {
+    return this.state && this.#first >= 0 ? this.state.messages.slice(this.#first) : [];
+  }
+
+  summaries(): ToolCallSummary[] {
+    return [...this.toolCalls].map(([id, call]) => ({ id, name: call.name, success: call.success ?? false, duration_ms: (call.endedAt ?? Date.now()) - call.startedAt }));
+  }
+}
+
+/** The tokens spent between two of the session's totals. */
+function usageBetween(before: Usage | undefined, after: Usage | undefined): UsageStats {
+  const input = Math.max(0, (after?.inputTokens ?? 0) - (before?.inputTokens ?? 0));
+  const output = Math.max(0, (after?.outputTokens ?? 0) - (before?.outputTokens ?? 0));
+  return { input_tokens: input, output_tokens: output, total_tokens: input + output };
+}

@@ -1,0 +1,209 @@
+// The Open Harness API (REST + SSE under /v1) drives the same sessions a WebSocket client sees: a
+// real `harness serve`, its runner, the fake model, and a minimal WebSocket client beside it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startHarnessServer } from "@harness/test-utils";
+import { idle, startHarness } from "./e2e-commands-support.ts";
+
+type Sse = { id?: string; data: Record<string, unknown> };
+
+/** The SSE events of a response, to its end. */
+async function readSse(response: Response): Promise<Sse[]> {
+  const text = await response.text();
+  const events: Sse[] = [];
+  for (const block of text.split("\n\n")) {
+    const lines = block.split("\n");
+    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+    if (!data) continue;
+    const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
+    events.push({ id, data: JSON.parse(data) });
+  }
+  return events;
+}
+
+const V1 = "/v1/harnesses/harness";
+
+test("a session made over REST runs a prompt whose reply calls a tool, streamed as Open Harness events, and a WebSocket client sees the same conversation", async () => {
+  const h = await startHarness();
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  try {
+    const harnesses = await (await api("/v1/harnesses")).json();
+    assert.equal(harnesses.total, 1);
+    assert.equal(harnesses.data[0].id, "harness");
+    assert.equal(harnesses.data[0].capabilities.sessions.supported, true);
+    assert.equal(harnesses.data[0].capabilities.agents.supported, false);
+    const caps = await (await api(`${V1}/capabilities`)).json();
+    assert.ok(caps.capabilities.execution.operations.includes("execution.stream"));
+    assert.ok(caps.capabilities.execution.limitations.some((l: string) => /approval/.test(l)));
+    assert.equal((await (await api(`${V1}/health`)).json()).status, "healthy");
+
+    const created = await api(`${V1}/sessions`, { method: "POST", body: JSON.stringify({ name: "Globbing" }) });
+    assert.equal(created.status, 201);
+    const { session, connect_url } = await created.json();
+    assert.equal(session.name, "Globbing");
+    assert.equal(session.message_count, 0);
+    assert.match(connect_url, new RegExp(`/ws\\?userId=alice&sessionId=${session.id}`));
+
+    const ws = await h.connect(session.id);
+    h.fake.push({ text: ["Let me ", "look."], toolUses: [{ name: "Glob", input: { pattern: "*.md" } }] }, { text: "No markdown here." });
+    const stream = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "find markdown", session_id: session.id }) });
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get("content-type") ?? "", /text\/event-stream/);
+    const executionId = stream.headers.get("x-execution-id");
+    assert.ok(executionId);
+    const events = (await readSse(stream)).map((e) => e.data);
+    const types = events.map((e) => e.type);
+    assert.equal(events.filter((e) => e.type === "text").map((e) => e.content).join(""), "Let me look.\n\nNo markdown here.");
+    const start = events.find((e) => e.type === "tool_call_start")!;
+    assert.equal(start.name, "Glob");
+    assert.deepEqual(start.input, { pattern: "*.md" });
+    const result = events.find((e) => e.type === "tool_result")!;
+    assert.equal(result.id, start.id);
+    assert.equal(result.success, true);
+    assert.ok(types.indexOf("tool_call_start") < types.indexOf("tool_call_end"));
+    assert.ok(types.indexOf("tool_call_end") <= types.indexOf("tool_result"));
+    assert.equal(types.at(-1), "done");
+    const usage = events.at(-1)!.usage as { input_tokens: number; output_tokens: number; total_tokens: number };
+    assert.ok(usage.output_tokens > 0);
+    assert.equal(usage.total_tokens, usage.input_tokens + usage.output_tokens);
+
+    const status = await (await api(`${V1}/executions/${executionId}`)).json();
+    assert.equal(status.execution.status, "completed");
+    const final = await (await api(`${V1}/executions/${executionId}/result`)).json();
+    assert.equal(final.result.output, "Let me look.\n\nNo markdown here.");
+    assert.deepEqual(final.result.tool_calls.map((c: { name: string; success: boolean }) => [c.name, c.success]), [["Glob", true]]);
+    assert.deepEqual(final.result.usage, usage);
+
+    // The WebSocket client saw the same run.
+    await ws.waitForState(idle, 30_000, "the run to end over the WebSocket");
+    assert.deepEqual(ws.errors, []);
+    assert.equal(ws.state!.messages[0].content, "find markdown");
+    assert.equal(ws.state!.messages[1].content, "Let me look.\n\nNo markdown here.");
+    assert.equal(ws.state!.messages[1].toolCalls?.[0].name, "Glob");
+
+    const history = await (await api(`${V1}/sessions/${session.id}/history?limit=1&offset=1`)).json();
+    assert.equal(history.total, 2);
+    assert.equal(history.has_more, false);
+    assert.equal(history.data[0].role, "assistant");
+    assert.equal(history.data[0].tool_calls[0].status, "completed");
+    const listed = await (await api(`${V1}/sessions`)).json();
+    assert.deepEqual(listed.data.map((s: { id: string; message_count: number }) => [s.id, s.message_count]), [[session.id, 2]]);
+
+    // A message sent over the WebSocket shows in the REST view, and one sent over REST on the socket.
+    h.fake.push({ text: "Plain answer." });
+    const sent = await api(`${V1}/sessions/${session.id}/message`, { method: "POST", body: JSON.stringify({ content: "and now?" }) });
+    assert.equal(sent.status, 200);
+    const exchange = await sent.json();
+    assert.equal(exchange.message.content, "and now?");
+    assert.equal(exchange.response.content, "Plain answer.");
+    await ws.waitForState((s) => s.messages.length === 4 && idle(s), 30_000, "the REST message over the WebSocket");
+    await ws.close();
+
+    assert.equal((await api(`${V1}/sessions/${session.id}`, { method: "DELETE" })).status, 204);
+    const gone = await api(`${V1}/sessions/${session.id}`);
+    assert.equal(gone.status, 404);
+    assert.equal((await gone.json()).error.code, "session_not_found");
+  } finally {
+    await h.close();
+  }
+});
+
+test("an execution is cancelled over REST; its stream ends with done, its status and result say cancelled", async () => {
+  const h = await startHarness();
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  try {
+    h.fake.push({ text: ["slow ", "reply ", "that ", "goes ", "on"], delayMs: 400 });
+    const started = await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "take your time" }) });
+    assert.equal(started.status, 202);
+    const { execution_id, stream_url } = await started.json();
+    const stream = await api(stream_url.replace(/^https?:\/\/[^/]+/, ""));
+    const reading = readSse(stream);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const cancel = await api(`${V1}/executions/${execution_id}/cancel`, { method: "POST" });
+    assert.equal(cancel.status, 200);
+    assert.equal((await cancel.json()).cancelled, true);
+    const events = (await reading).map((e) => e.data);
+    assert.equal(events.at(-1)!.type, "done");
+    assert.equal((await (await api(`${V1}/executions/${execution_id}`)).json()).execution.status, "cancelled");
+    assert.equal((await (await api(`${V1}/executions/${execution_id}/result`)).json()).result.status, "cancelled");
+    const again = await api(`${V1}/executions/${execution_id}/cancel`, { method: "POST" });
+    assert.equal(again.status, 409);
+    assert.equal((await again.json()).error.code, "execution_finished");
+  } finally {
+    await h.close();
+  }
+});
+
+test("bad input, unknown ids and what is not implemented are answered in the ErrorResponse shape", async () => {
+  const h = await startHarness();
+  const api = (path: string, init: RequestInit = {}, user: Record<string, string> = { "x-harness-user": "alice" }) =>
+    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", ...user, ...init.headers } });
+  const error = async (response: Response) => ({ status: response.status, ...(await response.json()).error });
+  try {
+    let e = await error(await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "" }) }));
+    assert.equal(e.status, 400);
+    assert.equal(e.code, "invalid_request");
+    assert.match(e.message, /message/);
+    e = await error(await api(`${V1}/execute`, { method: "POST", body: "{not json" }));
+    assert.equal(e.status, 400);
+    assert.match(e.message, /not valid JSON/);
+    e = await error(await api(`${V1}/sessions`, { method: "POST", body: JSON.stringify({ name: 7 }) }));
+    assert.match(e.message, /name/);
+    e = await error(await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "hi", agent_id: "a" }) }));
+    assert.equal(e.status, 501);
+    assert.match(e.message, /agent_id/);
+    e = await error(await api(`${V1}/sessions?limit=500`));
+    assert.match(e.message, /limit/);
+    e = await error(await api(`${V1}/sessions`, {}, {}));
+    assert.equal(e.status, 400);
+    assert.match(e.message, /userId/);
+    e = await error(await api("/v1/harnesses/other/sessions"));
+    assert.equal(e.status, 404);
+    assert.equal(e.code, "harness_not_found");
+    e = await error(await api(`${V1}/executions/nope`));
+    assert.equal(e.code, "execution_not_found");
+    e = await error(await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "hi", session_id: "missing" }) }));
+    assert.equal(e.code, "session_not_found");
+    e = await error(await api(`${V1}/agents`));
+    assert.equal(e.status, 501);
+    assert.equal(e.code, "not_implemented");
+    assert.equal(e.operation, "agents.list");
+    e = await error(await api(`${V1}/skills/s1/versions`));
+    assert.equal(e.operation, "skills.listVersions");
+    e = await error(await api("/v1/harnesses", { method: "POST", body: "{}" }));
+    assert.equal(e.operation, "harnesses.register");
+  } finally {
+    await h.close();
+  }
+});
+
+test("with tokens: none is refused in the ErrorResponse shape; a person's token acts as its user, without naming one", async (t) => {
+  const h = await startHarness();
+  await h.server.stop();
+  const file = join(h.dataDir, "tokens");
+  await writeFile(file, "ann ann-token-0123456789abcdef\n");
+  const server = await startHarnessServer({ dataDir: h.dataDir, env: { ...h.env, HARNESS_TOKENS_FILE: file } });
+  t.after(async () => {
+    await server.stop();
+    await h.fake.close();
+    await rm(h.dataDir, { recursive: true, force: true });
+  });
+  const bearer = { authorization: "Bearer ann-token-0123456789abcdef", "content-type": "application/json" };
+  const refused = await fetch(`${server.url}${V1}/sessions`);
+  assert.equal(refused.status, 401);
+  assert.equal((await refused.json()).error.code, "unauthorized");
+
+  const created = await fetch(`${server.url}${V1}/sessions`, { method: "POST", headers: bearer, body: "{}" });
+  assert.equal(created.status, 201);
+  const { session } = await created.json();
+  const mine = await fetch(`${server.url}/sessions?userId=ann`, { headers: bearer });
+  assert.deepEqual((await mine.json()).map((s: { sessionId: string }) => s.sessionId), [session.id]);
+
+  const other = await fetch(`${server.url}${V1}/sessions`, { headers: { ...bearer, "x-harness-user": "bob" } });
+  assert.equal(other.status, 403);
+  assert.equal((await other.json()).error.code, "forbidden");
+});

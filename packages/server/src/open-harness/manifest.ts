@@ -25,7 +25,7 @@ export const CAPABILITIES = {
     supported: true,
     operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream"],
     limitations: [
-      "sessions belong to a user: the token's (HARNESS_TOKENS_FILE), else the x-harness-user header or the userId query parameter",
+      "sessions belong to a user: the one the x-harness-user header or the userId query parameter names, else the token's (HARNESS_TOKENS_FILE)",
       "status is always active; ending a session deletes it with its history and workspace",
       "messages carry no time of their own: created_at is the session's",
       "the interactive channel is the Harness WebSocket (connect_url), not the spec's; update, resume and fork are not implemented",

@@ -1,0 +1,21 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { unimplementedCapability } from "./not-implemented.ts";
+
+test("a request for an operation of the spec that is not implemented is named by its capability id", () => {
+  const cases: [string, string, string | undefined][] = [
+    ["GET", "/harnesses/harness/agents", "agents.list"],
+    ["POST", "/harnesses/harness/agents/import", "agents.import"],
+    ["POST", "/harnesses/harness/agents/a1/clone", "agents.clone"],
+    ["PUT", "/harnesses/harness/agents/a1/memory/blocks/persona", "memory.updateBlock"],
+    ["GET", "/harnesses/harness/files/src/index.ts/download", "files.download"],
+    ["GET", "/harnesses/harness/files/src/index.ts", "files.read"],
+    ["POST", "/harnesses/harness/files/search", "files.search"],
+    ["HEAD", "/harnesses/harness/skills", "skills.list"],
+    ["GET", "/harnesses/harness/executions/e1/plan/tasks", "planning.listTasks"],
+    ["POST", "/harnesses", "harnesses.register"],
+    ["GET", "/harnesses/harness/nothing", undefined],
+    ["POST", "/harnesses/harness/agents/a1", undefined],
+  ];
+  for (const [method, path, capability] of cases) assert.equal(unimplementedCapability(method, path), capability, `${method} ${path}`);
+});

@@ -2,7 +2,7 @@
 // real `harness serve`, its runner, the fake model, and a minimal WebSocket client beside it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startHarnessServer } from "@harness/test-utils";
 import { idle, startHarness } from "./e2e-commands-support.ts";
@@ -133,6 +133,31 @@ test("an execution is cancelled over REST; its stream ends with done, its status
     const again = await api(`${V1}/executions/${execution_id}/cancel`, { method: "POST" });
     assert.equal(again.status, 409);
     assert.equal((await again.json()).error.code, "execution_finished");
+  } finally {
+    await h.close();
+  }
+});
+
+test("a call that needs approval waits for a WebSocket client to approve it; the REST stream then goes on to done", async () => {
+  const h = await startHarness();
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const ws = await h.connect(session.id);
+    h.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo yes > approved.txt", description: "write approved.txt" } }] }, { text: "Done." });
+    const reading = api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "run it", session_id: session.id }) }).then(readSse);
+    await ws.waitForState((s) => s.status === "awaiting-approval", 30_000, "the call to wait for approval");
+    const history = await (await api(`${V1}/sessions/${session.id}/history`)).json();
+    assert.equal(history.data[1].tool_calls[0].status, "pending");
+    const pending = (ws.state!.pendingApprovals as { toolCallId: string }[])[0];
+    ws.send({ type: "approve", toolCallId: pending.toolCallId });
+    const events = (await reading).map((e) => e.data);
+    const result = events.find((e) => e.type === "tool_result")!;
+    assert.equal(result.success, true);
+    assert.equal(await readFile(join(h.workspace("alice", session.id), "approved.txt"), "utf8"), "yes\n");
+    assert.equal(events.at(-1)!.type, "done");
+    await ws.close();
   } finally {
     await h.close();
   }

@@ -16,7 +16,8 @@ export function streamExecution(c: Context, execution: Execution, after = 0): Re
       while (!stream.aborted) {
         while (next < execution.events.length) {
           const event = execution.events[next++];
-          await stream.writeSSE({ id: String(next), event: event.type, data: JSON.stringify(event) });
+          // No `event:` name: the type is in the data, and EventSource's onmessage sees only unnamed events.
+          await stream.writeSSE({ id: String(next), data: JSON.stringify(event) });
         }
         if (execution.watch.finished && next >= execution.events.length) break;
         await new Promise<void>((resolve) => (wake = resolve));

@@ -48,7 +48,7 @@ export function createExecutions(registry: SessionRegistry) {
       userId,
       sessionId,
       startedAt: new Date().toISOString(),
-      watch: new RunWatch((event) => {
+      watch: new RunWatch(prompt, (event) => {
         execution.events.push(event);
         for (const listener of execution.listeners) listener();
         if (event.type === "done") queueMicrotask(end);

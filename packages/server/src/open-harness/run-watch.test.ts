@@ -12,9 +12,9 @@ const before: HarnessState = {
   usage: { inputTokens: 100, outputTokens: 10 },
 };
 
-function watching(): { watch: RunWatch; events: ExecutionEvent[]; delta(...operations: DeltaOperation[]): void } {
+function watching(prompt = "list files"): { watch: RunWatch; events: ExecutionEvent[]; delta(...operations: DeltaOperation[]): void } {
   const events: ExecutionEvent[] = [];
-  const watch = new RunWatch((event) => events.push(event));
+  const watch = new RunWatch(prompt, (event) => events.push(event));
   watch.frame({ type: "state", state: structuredClone(before), seq: 4 });
   let seq = 4;
   return { watch, events, delta: (...operations) => watch.frame({ type: "delta", operations, seq: ++seq }) };
@@ -77,6 +77,31 @@ test("a failed run ends with an error event naming why, then done", () => {
     { type: "done", usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } },
   ]);
   assert.equal(watch.status, "failed");
+});
+
+test("a run another client started before this one's prompt is not this execution's, nor is its usage", () => {
+  const { watch, events, delta } = watching();
+  delta(
+    { type: "set", path: ["status"], value: "running" },
+    { type: "set", path: ["messages", "2"], value: { id: "u1", role: "user", content: "someone else's", status: "complete" } },
+    { type: "set", path: ["messages", "3"], value: { id: "a1", role: "assistant", content: "", status: "running" } },
+  );
+  delta({ type: "append-text", path: ["messages", "3", "content"], value: "theirs" });
+  delta({ type: "set", path: ["messages", "3", "status"], value: "complete" }, { type: "set", path: ["status"], value: "idle" }, { type: "set", path: ["usage"], value: { inputTokens: 150, outputTokens: 20 } });
+  assert.equal(watch.status, "pending");
+  assert.deepEqual(events, []);
+  delta(
+    { type: "set", path: ["status"], value: "running" },
+    { type: "set", path: ["messages", "4"], value: { id: "u2", role: "user", content: "list files", status: "complete" } },
+    { type: "set", path: ["messages", "5"], value: { id: "a2", role: "assistant", content: "", status: "running" } },
+  );
+  delta({ type: "append-text", path: ["messages", "5", "content"], value: "mine" });
+  delta({ type: "set", path: ["messages", "5", "status"], value: "complete" }, { type: "set", path: ["status"], value: "idle" }, { type: "set", path: ["usage"], value: { inputTokens: 160, outputTokens: 23 } });
+  assert.deepEqual(events, [
+    { type: "text", content: "mine" },
+    { type: "done", usage: { input_tokens: 10, output_tokens: 3, total_tokens: 13 } },
+  ]);
+  assert.deepEqual(watch.mine().map((m) => m.id), ["u2", "a2"]);
 });
 
 test("a refused submit fails the execution before it runs; other error frames say nothing of it", () => {

@@ -1,6 +1,7 @@
 // One prompt's run seen through a session connection, as the spec's ExecutionEvents: the watch reads
 // the frames any client gets (state, delta, error), keeps the state they make, and tells what changed
-// in the messages after the ones there were when it started. Pure: frames in, events out.
+// from its prompt's user message on (a run another client started meanwhile is not its). Pure:
+// frames in, events out.
 import { applyOperations, type HarnessMessage, type HarnessState, type ServerMessage, type Usage } from "@harness/protocol";
 
 export type UsageStats = { input_tokens: number; output_tokens: number; total_tokens: number };
@@ -23,12 +24,16 @@ export class RunWatch {
   output = "";
   usage: UsageStats = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   readonly toolCalls = new Map<string, { name: string; startedAt: number; endedAt?: number; success?: boolean }>();
-  #first = -1;
+  /** How many messages there were when the watch began, and where its prompt is once it shows. */
+  #baseline = -1;
+  #start = -1;
+  readonly #prompt: string;
   #usageBefore: Usage | undefined;
   #seen = new Map<string, { content: number; thinking: number }>();
   readonly #emit: (event: ExecutionEvent) => void;
 
-  constructor(emit: (event: ExecutionEvent) => void) {
+  constructor(prompt: string, emit: (event: ExecutionEvent) => void) {
+    this.#prompt = prompt;
     this.#emit = emit;
   }
 
@@ -47,8 +52,8 @@ export class RunWatch {
     if (message.type === "state") this.state = message.state;
     else if (this.state) this.state = applyOperations(this.state, message.operations);
     else return;
-    if (this.#first < 0) {
-      this.#first = this.state.messages.length;
+    if (this.#baseline < 0) {
+      this.#baseline = this.state.messages.length;
       this.#usageBefore = this.state.usage;
       return;
     }
@@ -56,9 +61,17 @@ export class RunWatch {
   }
 
   #observe(state: HarnessState): void {
-    const mine = state.messages.slice(this.#first);
-    if (mine.length === 0) return;
-    this.status = "running";
+    if (this.#start < 0) {
+      const at = state.messages.findIndex((m, i) => i >= this.#baseline && m.role === "user" && m.content === this.#prompt);
+      if (at < 0) {
+        // Another client's run, before this one's prompt: its usage is not this run's.
+        this.#usageBefore = state.usage;
+        return;
+      }
+      this.#start = at;
+      this.status = "running";
+    }
+    const mine = state.messages.slice(this.#start);
     for (const message of mine) {
       if (message.role !== "assistant") continue;
       const seen = this.#seen.get(message.id) ?? { content: 0, thinking: 0 };
@@ -111,7 +124,7 @@ export class RunWatch {
 
   /** The messages of this run: its prompt and what came after it. */
   mine(): HarnessMessage[] {
-    return this.state && this.#first >= 0 ? this.state.messages.slice(this.#first) : [];
+    return this.state && this.#start >= 0 ? this.state.messages.slice(this.#start) : [];
   }
 
   summaries(): ToolCallSummary[] {

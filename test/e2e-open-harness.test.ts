@@ -70,6 +70,14 @@ test("a session made over REST runs a prompt whose reply calls a tool, streamed 
     assert.ok(usage.output_tokens > 0);
     assert.equal(usage.total_tokens, usage.input_tokens + usage.output_tokens);
 
+    // Attached again after it ended: the events after Last-Event-ID, numbered as before.
+    const all = await readSse(await api(`${V1}/executions/${executionId}/stream`));
+    assert.deepEqual(all.map((e) => e.data), events);
+    const rest = await readSse(await api(`${V1}/executions/${executionId}/stream`, { headers: { "last-event-id": all.at(-2)!.id! } }));
+    assert.deepEqual(rest, [all.at(-1)]);
+    const bobs = await api(`${V1}/executions/${executionId}`, { headers: { "x-harness-user": "bob" } });
+    assert.equal(bobs.status, 404, "another user's execution is not found");
+
     const status = await (await api(`${V1}/executions/${executionId}`)).json();
     assert.equal(status.execution.status, "completed");
     const final = await (await api(`${V1}/executions/${executionId}/result`)).json();
@@ -158,6 +166,49 @@ test("a call that needs approval waits for a WebSocket client to approve it; the
     assert.equal(await readFile(join(h.workspace("alice", session.id), "approved.txt"), "utf8"), "yes\n");
     assert.equal(events.at(-1)!.type, "done");
     await ws.close();
+  } finally {
+    await h.close();
+  }
+});
+
+test("a session is renamed over REST; the user's executions are listed, newest first, with their tool calls", async () => {
+  const h = await startHarness();
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const renamed = await api(`${V1}/sessions/${session.id}`, { method: "PATCH", body: JSON.stringify({ name: "Renamed" }) });
+    assert.equal(renamed.status, 200);
+    assert.equal((await renamed.json()).session.name, "Renamed");
+    assert.equal((await (await api(`${V1}/sessions/${session.id}`)).json()).session.name, "Renamed");
+    const paused = await api(`${V1}/sessions/${session.id}`, { method: "PATCH", body: JSON.stringify({ status: "paused" }) });
+    assert.equal(paused.status, 501);
+    assert.match((await paused.json()).error.message, /status/);
+
+    h.fake.push({ toolUses: [{ name: "Glob", input: { pattern: "*" } }] }, { text: "ok" });
+    const first = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "one", session_id: session.id }) });
+    const firstId = first.headers.get("x-execution-id");
+    await readSse(first);
+    h.fake.push({ text: "second" });
+    const second = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "two", session_id: session.id }) });
+    const secondId = second.headers.get("x-execution-id");
+    await readSse(second);
+
+    const listed = await (await api(`${V1}/executions?limit=1`)).json();
+    assert.equal(listed.total, 2);
+    assert.equal(listed.has_more, true);
+    assert.equal(listed.data[0].id, secondId);
+    assert.equal(listed.data[0].status, "completed");
+    assert.equal((await (await api(`${V1}/executions?status=running`)).json()).total, 0);
+    assert.equal((await (await api(`${V1}/executions`, { headers: { "x-harness-user": "bob" } })).json()).total, 0);
+
+    const { tool_calls } = await (await api(`${V1}/executions/${firstId}/tool-calls`)).json();
+    assert.equal(tool_calls.length, 1);
+    assert.equal(tool_calls[0].name, "Glob");
+    assert.deepEqual(tool_calls[0].input, { pattern: "*" });
+    assert.equal(tool_calls[0].status, "completed");
+    assert.ok(Date.parse(tool_calls[0].started_at) <= Date.parse(tool_calls[0].completed_at));
+    assert.equal(typeof tool_calls[0].duration_ms, "number");
   } finally {
     await h.close();
   }

@@ -96,7 +96,12 @@ export function createExecutions(registry: SessionRegistry) {
     return execution?.userId === userId ? execution : undefined;
   }
 
-  return { start, get };
+  /** The user's executions, the most recently started first. */
+  function list(userId: string): Execution[] {
+    return [...byId.values()].filter((execution) => execution.userId === userId).reverse();
+  }
+
+  return { start, get, list };
 }
 
 export type Executions = ReturnType<typeof createExecutions>;

@@ -12,23 +12,23 @@ export const CAPABILITIES = {
   mcp: notHere("MCP servers come from the settings files (.mcp.json); they are not managed over this API"),
   execution: {
     supported: true,
-    operations: ["execution.run", "execution.stream", "execution.get", "execution.attachStream", "execution.cancel", "execution.result"],
+    operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls"],
     limitations: [
       "an execution is one prompt (a submit) in a session: without session_id a new session is made for it",
       "agent_id, skills, model, max_tokens, temperature and system_prompt are not taken per execution (answered 501)",
       "tool calls that need approval wait for a WebSocket client (GET /ws) to approve or deny them, or the session's permission mode; there is no approval over this API",
-      "executions are kept in memory for an hour after they end; a server restart forgets them (the conversation itself is stored)",
+      "executions are kept in memory for an hour after they end; a server restart forgets them (the conversation itself is stored); agent_id is not a filter of their list",
       "no artifacts, progress or tool_call_delta events; the result's output is the reply's text",
     ],
   },
   sessions: {
     supported: true,
-    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream"],
+    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.update", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream"],
     limitations: [
       "sessions belong to a user: the one the x-harness-user header or the userId query parameter names, else the token's (HARNESS_TOKENS_FILE)",
-      "status is always active; ending a session deletes it with its history and workspace",
+      "status is always active (there is no pause: an update takes a name only); ending a session deletes it with its history and workspace",
       "messages carry no time of their own: created_at is the session's",
-      "the interactive channel is the Harness WebSocket (connect_url), not the spec's; update, resume and fork are not implemented",
+      "the interactive channel is the Harness WebSocket (connect_url), not the spec's; resume and fork are not implemented",
     ],
   },
   memory: notHere("memory is CLAUDE.md files in the workspace and the user's settings, not blocks or an archive"),

@@ -16,6 +16,7 @@ test("a request for an operation of the spec that is not implemented is named by
     ["POST", "/harnesses", "harnesses.register"],
     ["GET", "/harnesses/harness/nothing", undefined],
     ["POST", "/harnesses/harness/agents/a1", undefined],
+    ["GET", "/harnesses/harness/executions", undefined],
   ];
   for (const [method, path, capability] of cases) assert.equal(unimplementedCapability(method, path), capability, `${method} ${path}`);
 });

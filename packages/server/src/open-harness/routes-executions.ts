@@ -8,8 +8,9 @@ import { ApiError } from "./errors.ts";
 import type { Execution } from "./executions.ts";
 import { forward } from "./forward.ts";
 import { HARNESS_ID } from "./manifest.ts";
-import { H, handle, harnessOf, PREFIX, refuseUnsupported, userOfRequest, type OpenHarness } from "./common.ts";
+import { H, handle, harnessOf, PREFIX, queryOf, refuseUnsupported, userOfRequest, type OpenHarness } from "./common.ts";
 import { Content, createSession } from "./routes-sessions.ts";
+import { page, PaginationSchema } from "./shapes.ts";
 import { streamExecution } from "./sse.ts";
 
 const UNSUPPORTED = ["agent_id", "skills", "model", "max_tokens", "temperature", "system_prompt"];
@@ -18,6 +19,11 @@ const ExecuteBody = z.strictObject({
   session_id: IdSchema.optional(),
   ...Object.fromEntries(UNSUPPORTED.map((field) => [field, z.unknown().optional()])),
 });
+const ListQuery = PaginationSchema.extend({
+  status: z.enum(["pending", "running", "completed", "failed", "cancelled"]).optional(),
+  agent_id: z.string().optional(),
+  since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date and time" }).optional(),
+}).passthrough();
 const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
 
 function executionShape(execution: Execution) {
@@ -67,6 +73,23 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
   app.post(
     `${H}/execute/stream`,
     handle(async (c) => streamExecution(c, await start(c, "execution.stream"))),
+  );
+  app.get(
+    `${H}/executions`,
+    handle((c) => {
+      harnessOf(c);
+      const query = queryOf(c, ListQuery);
+      refuseUnsupported(query, ["agent_id"], "execution.list");
+      const since = query.since === undefined ? undefined : Date.parse(query.since);
+      const all = executions
+        .list(userOfRequest(c))
+        .filter((execution) => (query.status ?? execution.watch.status) === execution.watch.status && (since === undefined || Date.parse(execution.startedAt) >= since));
+      return c.json(page(all.map(executionShape), query));
+    }),
+  );
+  app.get(
+    `${H}/executions/:executionId/tool-calls`,
+    handle((c) => c.json({ tool_calls: executionOf(c).watch.detailed() })),
   );
   app.get(
     `${H}/executions/:executionId`,

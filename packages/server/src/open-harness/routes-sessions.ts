@@ -17,6 +17,7 @@ const CreateBody = z.strictObject({ name: Name.optional(), agent_id: z.unknown()
 const ListQuery = PaginationSchema.extend({ status: z.enum(["active", "paused", "ended"]).optional(), agent_id: z.string().optional() }).passthrough();
 const HistoryQuery = PaginationSchema.extend({ since: z.string().optional() }).passthrough();
 export const Content = z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).min(1, "must not be empty").max(100_000, "must be at most 100000 characters");
+const UpdateBody = z.strictObject({ name: Name.optional(), status: z.unknown().optional() });
 const MessageBody = z.strictObject({ content: Content });
 
 /** The session's summary and its conversation; 404 (session_not_found) for one the user has not. */
@@ -85,6 +86,20 @@ export function mountSessionRoutes(oh: OpenHarness): void {
     handle(async (c) => {
       harnessOf(c);
       const { summary } = await sessionOf(oh, c, userOfRequest(c), sessionIdOf(c));
+      return c.json({ session: sessionShape(summary) });
+    }),
+  );
+
+  app.patch(
+    `${H}/sessions/:sessionId`,
+    handle(async (c) => {
+      harnessOf(c);
+      const sessionId = sessionIdOf(c);
+      const body = check(UpdateBody, await bodyOf(c));
+      refuseUnsupported(body, ["status"], "sessions.update");
+      const userId = userOfRequest(c);
+      if (body.name !== undefined) await forward(app, c, "PATCH", `/sessions/${encodeURIComponent(sessionId)}`, { userId, title: body.name });
+      const { summary } = await sessionOf(oh, c, userId, sessionId);
       return c.json({ session: sessionShape(summary) });
     }),
   );

@@ -17,6 +17,8 @@ export type ExecutionStatus = "pending" | "running" | "completed" | "failed" | "
 export type ToolCallSummary = { id: string; name: string; success: boolean; duration_ms: number };
 
 const UNDER_WAY = new Set(["running", "awaiting-approval"]);
+/** Our tool call statuses as the spec's. */
+export const TOOL_STATUS = { running: "running", "awaiting-approval": "pending", complete: "completed", error: "failed", denied: "failed" } as const;
 
 export class RunWatch {
   status: ExecutionStatus = "pending";
@@ -125,6 +127,25 @@ export class RunWatch {
   /** The messages of this run: its prompt and what came after it. */
   mine(): HarnessMessage[] {
     return this.state && this.#start >= 0 ? this.state.messages.slice(this.#start) : [];
+  }
+
+  /** The run's tool calls with their input and output, as the spec's DetailedToolCall. */
+  detailed() {
+    const calls = new Map(this.mine().flatMap((message) => message.toolCalls ?? []).map((call) => [call.id, call]));
+    return [...this.toolCalls].map(([id, known]) => {
+      const call = calls.get(id);
+      const failed = call?.status === "error" || call?.status === "denied";
+      return {
+        id,
+        name: known.name,
+        input: call?.input ?? {},
+        ...(call?.output !== undefined && !failed && { output: { text: call.output } }),
+        status: call ? TOOL_STATUS[call.status] : "running",
+        ...(failed && { error: call.output || (call.status === "denied" ? "denied" : "failed") }),
+        started_at: new Date(known.startedAt).toISOString(),
+        ...(known.endedAt !== undefined && { completed_at: new Date(known.endedAt).toISOString(), duration_ms: known.endedAt - known.startedAt }),
+      };
+    });
   }
 
   summaries(): ToolCallSummary[] {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { HarnessMessage, SessionSummary } from "@harness/protocol";
 import { HARNESS_ID } from "./manifest.ts";
+import { TOOL_STATUS } from "./run-watch.ts";
 
 export const PaginationSchema = z.object({
   limit: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100").default(20),
@@ -27,7 +28,6 @@ export function sessionShape(summary: SessionSummary) {
   };
 }
 
-const TOOL_STATUS = { running: "running", "awaiting-approval": "pending", complete: "completed", error: "failed", denied: "failed" } as const;
 
 /** A message as the spec has it; ours carry no time, so `createdAt` is the session's. */
 export function messageShape(message: HarnessMessage, createdAt: string) {

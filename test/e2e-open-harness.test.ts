@@ -119,7 +119,7 @@ test("a session made over REST runs a prompt whose reply calls a tool, streamed 
   }
 });
 
-test("an execution is cancelled over REST; its stream ends with done, its status and result say cancelled", async () => {
+test("an execution is cancelled over REST, or ended by its session's deletion; its stream ends with done, its status says which", async () => {
   const h = await startHarness();
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
@@ -141,6 +141,19 @@ test("an execution is cancelled over REST; its stream ends with done, its status
     const again = await api(`${V1}/executions/${execution_id}/cancel`, { method: "POST" });
     assert.equal(again.status, 409);
     assert.equal((await again.json()).error.code, "execution_finished");
+
+    // A session deleted under a run ends its execution, saying so.
+    h.fake.push({ text: ["another ", "slow ", "reply ", "that ", "goes ", "on"], delayMs: 400 });
+    const doomed = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "more" }) });
+    const doomedId = doomed.headers.get("x-execution-id")!;
+    const doomedEvents = readSse(doomed);
+    const { execution } = await (await api(`${V1}/executions/${doomedId}`)).json();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal((await api(`${V1}/sessions/${execution.session_id}`, { method: "DELETE" })).status, 204);
+    const ended = (await doomedEvents).map((e) => e.data);
+    assert.deepEqual(ended.slice(-2).map((e) => e.type), ["error", "done"]);
+    assert.match(String(ended.at(-2)!.message), /deleted/);
+    assert.equal((await (await api(`${V1}/executions/${doomedId}`)).json()).execution.status, "failed");
   } finally {
     await h.close();
   }
@@ -244,6 +257,9 @@ test("bad input, unknown ids and what is not implemented are answered in the Err
     assert.equal(e.code, "execution_not_found");
     e = await error(await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "hi", session_id: "missing" }) }));
     assert.equal(e.code, "session_not_found");
+    e = await error(await api(`${V1}/sessions`, { headers: { origin: "https://elsewhere.example" } }));
+    assert.equal(e.status, 403);
+    assert.equal(e.code, "forbidden");
     e = await error(await api(`${V1}/agents`));
     assert.equal(e.status, 501);
     assert.equal(e.code, "not_implemented");

@@ -36,8 +36,9 @@ export function harnessOf(c: Context, id = c.req.param("harnessId")): void {
   if (id !== HARNESS_ID) throw new ApiError(404, "harness_not_found", `no harness "${id}": this server is the one harness "${HARNESS_ID}"`);
 }
 
-/** The user a request speaks for: its token's (HARNESS_TOKENS_FILE), else the x-harness-user header
- * or the userId query parameter, by the sessions API's rules. */
+/** The user a request speaks for: the one the x-harness-user header or the userId query parameter
+ * names, else its token's (HARNESS_TOKENS_FILE), by the sessions API's rules (a token bound to one
+ * user acts for no other). */
 export function userOfRequest(c: Context): string {
   return userOf(c, undefined, true);
 }

@@ -36,7 +36,8 @@ export async function createSession(oh: OpenHarness, c: Context, userId: string,
   return made.sessionId;
 }
 
-/** Ends the execution's wait for its reply: the prompt and the reply as Messages. */
+/** Once the execution has ended, its prompt and its reply as Messages; 409 naming why when the prompt
+ * was not taken (a run of another client under way, a server that is stopping). */
 async function exchangeOf(execution: Execution, createdAt: string) {
   await execution.ended;
   const failure = execution.events.find((event) => event.type === "error");

@@ -159,7 +159,7 @@ test("an execution is cancelled over REST, or ended by its session's deletion; i
   }
 });
 
-test("a call that needs approval waits for a WebSocket client to approve it; the REST stream then goes on to done", async () => {
+test("a call that needs approval waits for a WebSocket client to approve it (another prompt meanwhile is refused busy); the REST stream then goes on to done", async () => {
   const h = await startHarness();
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
@@ -171,6 +171,10 @@ test("a call that needs approval waits for a WebSocket client to approve it; the
     await ws.waitForState((s) => s.status === "awaiting-approval", 30_000, "the call to wait for approval");
     const history = await (await api(`${V1}/sessions/${session.id}/history`)).json();
     assert.equal(history.data[1].tool_calls[0].status, "pending");
+    // Meanwhile the session is busy: another prompt is refused, saying so.
+    const refused = await api(`${V1}/sessions/${session.id}/message`, { method: "POST", body: JSON.stringify({ content: "and this?" }) });
+    assert.equal(refused.status, 409);
+    assert.equal((await refused.json()).error.code, "busy");
     const pending = (ws.state!.pendingApprovals as { toolCallId: string }[])[0];
     ws.send({ type: "approve", toolCallId: pending.toolCallId });
     const events = (await reading).map((e) => e.data);

@@ -188,6 +188,50 @@ test("a call that needs approval waits for a WebSocket client to approve it (ano
   }
 });
 
+test("a call that needs approval is answered over REST: the execution shows what it waits for, and input yes or no answers it", async () => {
+  const h = await startHarness();
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  const waiting = async (id: string) => {
+    for (let i = 0; i < 300; i++) {
+      const { execution } = await (await api(`${V1}/executions/${id}`)).json();
+      if (execution.pending_input) return execution.pending_input as { tool_call_id: string; tool_name: string; prompt: string };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error("the execution never waited for input");
+  };
+  const input = (id: string, data: unknown) => api(`${V1}/executions/${id}/input`, { method: "POST", body: JSON.stringify({ data }) });
+  try {
+    h.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo yes > approved.txt", description: "write approved.txt" } }] }, { text: "Written." });
+    const started = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "write it" }) })).json();
+    const asked = await waiting(started.execution_id);
+    assert.equal(asked.tool_name, "Bash");
+    assert.match(asked.prompt, /approved\.txt/);
+    const unclear = await input(started.execution_id, "maybe");
+    assert.equal(unclear.status, 400);
+    assert.match((await unclear.json()).error.message, /data: .*yes.*no/);
+    const yes = await input(started.execution_id, "yes\n");
+    assert.equal(yes.status, 200);
+    assert.deepEqual(await yes.json(), { accepted: true });
+    const events = (await readSse(await api(`${V1}/executions/${started.execution_id}/stream`))).map((e) => e.data);
+    assert.equal(events.find((e) => e.type === "tool_result")!.success, true);
+    assert.equal(await readFile(join(h.workspace("alice", started.session_id), "approved.txt"), "utf8"), "yes\n");
+    const late = await input(started.execution_id, "yes");
+    assert.equal(late.status, 410);
+    assert.equal((await late.json()).error.code, "execution_finished");
+
+    h.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo no > denied.txt", description: "write denied.txt" } }] }, { text: "Not written." });
+    const second = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "write that", session_id: started.session_id }) })).json();
+    await waiting(second.execution_id);
+    assert.equal((await input(second.execution_id, "no")).status, 200);
+    const denied = (await readSse(await api(`${V1}/executions/${second.execution_id}/stream`))).map((e) => e.data);
+    assert.equal(denied.find((e) => e.type === "tool_result")!.success, false);
+    await assert.rejects(readFile(join(h.workspace("alice", started.session_id), "denied.txt")));
+  } finally {
+    await h.close();
+  }
+});
+
 test("a session is renamed over REST; the user's executions are listed, newest first, with their tool calls", async () => {
   const h = await startHarness();
   const api = (path: string, init: RequestInit = {}) =>

@@ -21,6 +21,8 @@ export type Execution = {
   ended: Promise<void>;
   /** Asks the run to stop; false when it has already ended. */
   cancel(): boolean;
+  /** Approves or denies a call of the run that waits for approval. */
+  answer(toolCallId: string, approve: boolean): void;
 };
 
 /** How long an ended execution is kept, and the most kept at once (the oldest ended go first). */
@@ -61,6 +63,10 @@ export function createExecutions(registry: SessionRegistry) {
         cancelSent = true;
         lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "cancel" }] }));
         return true;
+      },
+      answer(toolCallId, approve) {
+        const command = approve ? { type: "approve", toolCallId } : { type: "deny", toolCallId, reason: "denied over the Open Harness API" };
+        lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [command] }));
       },
     };
     const conn: Connection = {

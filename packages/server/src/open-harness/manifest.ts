@@ -12,11 +12,11 @@ export const CAPABILITIES = {
   mcp: notHere("MCP servers come from the settings files (.mcp.json); they are not managed over this API"),
   execution: {
     supported: true,
-    operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls"],
+    operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls", "execution.sendInput"],
     limitations: [
       "an execution is one prompt (a submit) in a session: without session_id a new session is made for it",
       "agent_id, skills, model, max_tokens, temperature and system_prompt are not taken per execution (answered 501)",
-      "tool calls that need approval wait for a WebSocket client (GET /ws) to approve or deny them, or the session's permission mode; there is no approval over this API",
+      "a tool call that needs approval makes the execution wait: GET the execution for its pending_input (the call and what it does), answer with execution.sendInput data \"yes\" or \"no\" (or a WebSocket client approves or denies it); the stream itself shows no prompt event",
       "executions are kept in memory for an hour after they end; a server restart forgets them (the conversation itself is stored); agent_id is not a filter of their list",
       "no artifacts, progress or tool_call_delta events; the result's output is the reply's text",
     ],

@@ -62,7 +62,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
   ["GET", `${H}/executions/{id}/artifacts/{artifact}`, "execution.downloadArtifact"],
   ["GET", `${H}/executions/{id}/artifacts`, "execution.listArtifacts"],
-  ["POST", `${H}/executions/{id}/input`, "execution.sendInput"],
   ["GET", `${H}/executions/{id}/plan/stream`, "planning.stream"],
   ["GET", `${H}/executions/{id}/plan/tasks`, "planning.listTasks"],
   ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],

@@ -24,9 +24,13 @@ const ListQuery = PaginationSchema.extend({
   agent_id: z.string().optional(),
   since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date and time" }).optional(),
 }).passthrough();
+const InputBody = z.strictObject({ data: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(10_000, "must be at most 10000 characters") });
+const YES = /^(y|yes|approve|allow)$/i;
+const NO = /^(n|no|deny)$/i;
 const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
 
 function executionShape(execution: Execution) {
+  const [waitsFor] = execution.watch.awaiting();
   return {
     id: execution.id,
     harness_id: HARNESS_ID,
@@ -35,6 +39,8 @@ function executionShape(execution: Execution) {
     ...(execution.completedAt !== undefined && { completed_at: execution.completedAt }),
     artifacts_count: 0,
     session_id: execution.sessionId,
+    // What the run waits for (a tool call's approval), answered by POST …/input yes or no.
+    ...(waitsFor && { pending_input: { tool_call_id: waitsFor.toolCallId, tool_name: waitsFor.toolName, prompt: waitsFor.description } }),
   };
 }
 
@@ -109,6 +115,22 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
       const execution = executionOf(c);
       if (!execution.cancel()) throw new ApiError(409, "execution_finished", `execution "${execution.id}" has already ended (${execution.watch.status})`, "execution.cancel");
       return c.json({ execution: executionShape(execution), cancelled: true });
+    }),
+  );
+  app.post(
+    `${H}/executions/:executionId/input`,
+    handle(async (c) => {
+      const execution = executionOf(c);
+      const { data } = check(InputBody, await bodyOf(c));
+      if (execution.watch.finished) throw new ApiError(410, "execution_finished", `execution "${execution.id}" has already ended (${execution.watch.status})`, "execution.sendInput");
+      const [waitsFor] = execution.watch.awaiting();
+      if (!waitsFor) throw new ApiError(409, "not_waiting", `execution "${execution.id}" is not waiting for input`, "execution.sendInput");
+      const answer = data.trim();
+      if (!YES.test(answer) && !NO.test(answer)) {
+        throw new ApiError(400, "invalid_request", `data: answer yes or no to ${waitsFor.toolName}: ${waitsFor.description}`, "execution.sendInput");
+      }
+      execution.answer(waitsFor.toolCallId, YES.test(answer));
+      return c.json({ accepted: true });
     }),
   );
   app.get(

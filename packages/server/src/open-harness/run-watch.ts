@@ -129,6 +129,12 @@ export class RunWatch {
     return this.state && this.#start >= 0 ? this.state.messages.slice(this.#start) : [];
   }
 
+  /** The calls of this run that wait for approval, oldest first (what input answers). */
+  awaiting(): { toolCallId: string; toolName: string; description: string }[] {
+    if (this.finished) return [];
+    return (this.state?.pendingApprovals ?? []).filter((pending) => this.toolCalls.has(pending.toolCallId));
+  }
+
   /** The run's tool calls with their input and output, as the spec's DetailedToolCall. */
   detailed() {
     const calls = new Map(this.mine().flatMap((message) => message.toolCalls ?? []).map((call) => [call.id, call]));

@@ -60,3 +60,22 @@ test("an empty version is refused as a save under way; one of comments only take
   assert.match(lines.at(-1)!, /re-read: 0 tokens in force now$/);
   assert.equal(tokens.current().size, 0);
 });
+
+test("a version refused says so once: the same text saved again says nothing more, until reload()", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "harness-tokens-reload-"));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, "tokens");
+  await writeFile(file, `ann ${ANN}\n`);
+  const lines: string[] = [];
+  const tokens = reloadingTokens({ file, initial: new Map([[ANN, "ann"]]), minLength: 16, check: () => {}, changed: () => {}, log: (line) => lines.push(line) });
+  t.after(() => tokens.stop());
+
+  await writeFile(file, `ann ${ANN}\nbob short\n`);
+  await waitFor(() => lines.length > 0, "a log line");
+  await writeFile(file, `ann ${ANN}\nbob short\n`);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.match(lines[0], /bob's token has 5 characters/);
+  tokens.reload();
+  assert.equal(lines.length, 2);
+});

@@ -39,31 +39,33 @@ export function reloadingTokens(options: {
 
   function read(always: boolean): void {
     let text: string;
+    let unreadable = false;
     try {
       text = readTokensText(file);
     } catch (error) {
-      return refuse((error as Error).message, always);
+      // Remembered as a text is: a file that stays unreadable is said to be so once.
+      text = (error as Error).message;
+      unreadable = true;
     }
     if (!always && text === lastSeen) return;
     lastSeen = text;
+    if (unreadable) return refuse(text);
     // An empty file is most often one being written (truncated, not yet filled): taking it would
     // close every personal token's connections. Taking every token out is said with a comment.
-    if (text.trim() === "") return refuse(`HARNESS_TOKENS_FILE ${file} is empty (a save still under way?): to take every token out, leave a comment line in it`, true);
+    if (text.trim() === "") return refuse(`HARNESS_TOKENS_FILE ${file} is empty (a save still under way?): to take every token out, leave a comment line in it`);
     let next: UserTokens;
     try {
       next = parseUserTokens(text, file, options.minLength);
       options.check(next);
     } catch (error) {
-      return refuse((error as Error).message, true);
+      return refuse((error as Error).message);
     }
     tokens = next;
     options.changed(next);
     log(`HARNESS_TOKENS_FILE ${file} re-read: ${plural(next.size)} in force now`);
   }
 
-  function refuse(why: string, always: boolean): void {
-    if (!always && why === lastSeen) return;
-    lastSeen = why;
+  function refuse(why: string): void {
     log(`${why}; the file is not taken: the ${plural(tokens.size)} before it ${tokens.size === 1 ? "stays" : "stay"} in force`);
   }
 

@@ -67,3 +67,18 @@ test("a run cancelled from this chat, and the waits already there when the chat 
   notifier.close();
   assert.deepEqual(sent, ["\x1b]9;Harness: the run failed\x07", "\x1b]9;Harness: the plan waits for your decision\x07"]);
 });
+
+test("a wait begun while the terminal is focused is told within a second of the focus going out, the user long quiet", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const sent: string[] = [];
+  let focused = true;
+  const notifier = startNotifier({ channel: "iterm2", afterMs: 5_000, env: {}, write: (bytes) => sent.push(bytes), quietMs: () => 60_000, focused: () => focused });
+  t.after(() => notifier.close());
+  notifier.update(state("running"));
+  notifier.update(state("awaiting-approval", { pendingApprovals: [{ toolCallId: "a", toolName: "Bash", description: "" }] }));
+  t.mock.timers.tick(2_000);
+  assert.deepEqual(sent, [], "told while focused");
+  focused = false;
+  t.mock.timers.tick(1_000);
+  assert.deepEqual(sent, ["\x1b]9;Harness: the run needs your approval for Bash\x07"]);
+});

@@ -145,7 +145,7 @@ export function startNotifier(o: {
   const whenAway = (message: string, still: () => boolean) => {
     if (!still()) return;
     if (away()) return send(message);
-    const delay = o.focused() === true ? Math.max(o.afterMs, RECHECK_MS) : o.afterMs - o.quietMs();
+    const delay = o.focused() === true ? RECHECK_MS : o.afterMs - o.quietMs();
     const timer = setTimeout(() => {
       timers.delete(timer);
       whenAway(message, still);

@@ -65,12 +65,14 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
     const busy = o.busy?.();
     if (busy) return o.note(`(${busy})`);
     const command = editorCommand(env);
-    const dir = mkdtempSync(join(tmpdir(), "harness-prompt-"));
-    const file = join(dir, "prompt.md");
     const typed = [...o.takeEarlier(), rl.line].join("\n");
+    let dir: string | undefined;
     let back: (() => void) | undefined;
     editing = true;
     try {
+      // In here: a temporary directory that cannot be written is said, the prompt kept.
+      dir = mkdtempSync(join(tmpdir(), "harness-prompt-"));
+      const file = join(dir, "prompt.md");
       writeFileSync(file, typed, { mode: 0o600 });
       // The editor has the terminal's keys to itself, in the mode the terminal had before the chat.
       // The chat goes on meanwhile (not synchronously: its connection answers the server's pings).
@@ -91,7 +93,7 @@ export function promptEditing(editor: Interface, input: Terminal, env: NodeJS.Pr
       input.setRawMode?.(true);
       rl.resume();
       editing = false;
-      rmSync(dir, { recursive: true, force: true });
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     }
   };
   /** The prompt Ctrl+S put aside, as typed (its earlier lines joined by line breaks). */

@@ -75,3 +75,14 @@ test("known values are hidden wherever they are, longest first; those under 8 ch
   hiding.know(["sk-late-learnt"]);
   assert.equal(hiding.hide("stderr: auth with sk-late-learnt failed"), "stderr: auth with *** failed");
 });
+
+test("a long line (an MCP server's stderr, a runner's last words) is hidden at once, whatever it holds", () => {
+  const hiding = secretHiding();
+  for (const line of ["a-".repeat(50_000), "--a".repeat(33_000), "a.".repeat(50_000), `${"x-".repeat(50_000)}X-Api-Key: k3y --token=t0k https://ann:pw@example.com/`]) {
+    const started = performance.now();
+    const shown = hiding.hide(line);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1_000, `${Math.round(ms)} ms for ${JSON.stringify(line.slice(0, 12))}…`);
+    if (line.includes("k3y")) assert.match(shown, /X-Api-Key: \*\*\* --token=\*\*\* https:\/\/\*\*\*@example\.com\/$/);
+  }
+});

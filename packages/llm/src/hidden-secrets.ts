@@ -50,16 +50,21 @@ const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]*(?:\/[^?#\s]*)?$/i;
  * its bracket: tokens do not hold those). */
 const VALUE = String.raw`(\\"(?:[^"\\\n]|\\[^"])+\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\\\-)\]},;][^\s"'\\)\]},;]*)`;
 
+/** The longest name of a flag or a header before its last word (`--client-` of `--client-secret`)
+ * the shapes below read. Bounded: unbounded, a long run of words and dashes (`a-a-a-…`, a line of
+ * 100 kB) would be read again from each of its dashes, for seconds. */
+const NAME_RUN = String.raw`[\w-]{0,64}`;
+
 /** `--api-key X`, `--apikey X`, `--token=X`, `--client-secret X`, `--password=X` (the word whole:
  * `--monkey` is not one). A number after it (`--max-token 100`) is a count, not a secret. */
-const SECRET_FLAG = new RegExp(String.raw`(--(?:[\w-]*[-_])?(?:api-?key|key|token|secret|password|passwd))(=|\s+)` + VALUE, "gi");
+const SECRET_FLAG = new RegExp(String.raw`(--(?:${NAME_RUN}[-_])?(?:api-?key|key|token|secret|password|passwd))(=|\s+)` + VALUE, "gi");
 /** curl's `-u user:password`, `--user=user:password`. A user alone stays (curl asks for the rest),
  * and so does docker's `-u 1000:1000`. */
 const USER_FLAG = new RegExp(String.raw`((?:^|\s)(?:-u\s*|--user(?:=|\s+)))` + VALUE, "g");
 /** `FOO_API_KEY=X` in a command line. */
 const SECRET_ASSIGNMENT = new RegExp(String.raw`\b([A-Za-z_][A-Za-z0-9_]*)=` + VALUE, "g");
 /** A header that holds a secret: `X-Api-Key: X`, `Private-Token:X`. */
-const SECRET_HEADER = new RegExp(String.raw`\b([\w-]*[-_](?:key|token|secret):\s*)` + VALUE, "gi");
+const SECRET_HEADER = new RegExp(String.raw`\b(${NAME_RUN}[-_](?:key|token|secret):\s*)` + VALUE, "gi");
 /** `Authorization: Token X` (its scheme kept), or with no scheme. */
 const AUTHORIZATION = /\b((?:proxy-)?authorization:\s*)(\w+[ \t]+)?([^\s"'\\]+)/gi;
 /** A bearer credential (the scheme as written, since "bearer" is also a word), and a basic one

@@ -24,8 +24,9 @@ export function shownURL(url: string): string {
 }
 
 /** A URL in free text (a command line, a shell command): it ends at white space, a quote, a
- * backslash (a quote escaped in JSON) or an angle bracket. */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>\\]+/gi;
+ * backslash (a quote escaped in JSON) or an angle bracket. Its scheme is of 64 characters at most:
+ * unbounded, a long run of words and dots (`a.a.a.…`) would be read again from each dot. */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]{0,63}:\/\/[^\s"'`<>\\]+/gi;
 
 /** A URL shown already: its credentials, if any, and its query hidden ("***", or "…" as an http
  * hook's label has it). Shown again, its "…" would read as a query and its path be escaped. */

@@ -292,7 +292,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (!running || !running.process.alive()) return replace(running);
     if (running.retiring) {
       live = undefined;
-      void retire(running);
+      void letGo(running);
       return replace(undefined);
     }
     const vouched = fresh;
@@ -328,26 +328,20 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       untrack = undefined;
     }
     if (running.process.alive()) await closeOn(running.process, reason);
+    if (running.retiring) await untilNoRunOn(running.process);
     await pool.release(running.process, member);
   }
 
-  /** Lets go of a runner of another version: its workspace is closed at once, but its process is
-   * released only once it says no run is in flight on it (one of another session, which this server
-   * may not have adopted yet, see RunnerPool.adopt), or once it is gone or does not answer. */
-  async function retire(running: Live): Promise<void> {
-    if (last === running.process) {
-      untrack?.();
-      untrack = undefined;
-    }
-    const proc = running.process;
-    if (proc.alive()) await closeOn(proc);
+  /** Resolves once `proc` (a runner of another version, let go) says no run is in flight on it (one
+   * of another session, which this server may not have adopted yet, see RunnerPool.adopt), or once
+   * it is gone or does not answer: its workspace is closed at once, its process released only then. */
+  async function untilNoRunOn(proc: RunnerProcess): Promise<void> {
     const host = createRunnerClient(proc.url, { transport, token: proc.token });
     while (proc.alive() && !stopped) {
       const busy = await host.health(AbortSignal.timeout(HEALTH_TIMEOUT_MS)).then((h) => h.busy, () => false);
-      if (!busy) break;
+      if (!busy) return;
       await new Promise((r) => setTimeout(r, RETIRE_POLL_MS));
     }
-    await pool.release(proc, member);
   }
 
   /** Lets go of the runner after the idle time, or at once when it is of another version. */
@@ -362,7 +356,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       if (retiring && !running.retiring) return scheduleIdleStop();
       live = undefined;
       if (!retiring) options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`);
-      void (retiring ? retire(running) : letGo(running)).then(forget);
+      void letGo(running).then(forget);
     }, retiring ? 0 : options.idleMs);
     idleTimer.unref();
   }

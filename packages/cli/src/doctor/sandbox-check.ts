@@ -1,5 +1,4 @@
-// The sandbox (when the settings turn it on: the sandbox's own availability check), ripgrep, and
-// the claude-code backend's binary when a run here would use that backend.
+// The sandbox (when the settings turn it on: the sandbox's own availability check), and ripgrep.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { sandboxUnavailable } from "@harness/agent";

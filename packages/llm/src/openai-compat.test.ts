@@ -153,6 +153,18 @@ test("a server that goes on refusing after the swap ends with its own error: the
   assert.equal(fake.requests.length, 2);
 });
 
+test("a 400 that names the output limit's field for its value, not as a field the server refuses, is not sent again with the other field", async (t) => {
+  // vLLM's words for a limit larger than the context leaves.
+  const tooLarge = "'max_tokens' or 'max_completion_tokens' is too large: 40000. This model's maximum context length is 32768 tokens and your request has 12 input tokens (40000 > 32768 - 12).";
+  const { fake, provider } = await setup(t, { replies: [{ kind: "http-error", status: 400, message: tooLarge }, { text: "small enough" }] });
+  const done = lastDone(await collect(provider.stream({ ...ask, maxTokens: 40_000 })));
+  assert.equal(done.stopReason, "error");
+  assert.match(done.errorMessage ?? "", /is too large: 40000/);
+  assert.equal(fake.requests.length, 1);
+  assert.equal(textOf(await collect(provider.stream({ ...ask, maxTokens: 1_000 }))), "small enough");
+  assert.deepEqual(fake.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens]), [[40_000, undefined], [1_000, undefined]], "the field is kept");
+});
+
 test("a body that ends without [DONE]: whole with its finish_reason, broken without one", async (t) => {
   const { fake, provider } = await setup(t, { replies: [{ text: "whole", omitDone: true }, { text: "cut sho", finishReason: null, omitDone: true }, { finishReason: null, omitDone: true }, { text: "again" }] });
   const whole = lastDone(await collect(provider.stream(ask)));

@@ -10,6 +10,11 @@ import { openAISdk } from "./openai-sdk.ts";
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type TokensField = "max_tokens" | "max_completion_tokens";
 
+/** How servers say they do not take a field: OpenAI's "Unsupported parameter: … Use … instead",
+ * Azure's "Unrecognized request argument", serde's "unknown field", pydantic's "Extra inputs are
+ * not permitted". */
+const REFUSED_FIELD = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra (?:fields|inputs)|instead/i;
+
 /** What one provider has learned about its server, shared by all its requests. */
 export type ServerQuirks = { refusesStreamOptions: boolean; tokensField?: TokensField };
 
@@ -38,7 +43,10 @@ export function learnRefusal(error: unknown, sent: Params, quirks: ServerQuirks)
     quirks.refusesStreamOptions = true;
     return true;
   }
-  if (quirks.tokensField !== undefined) return false;
+  // A message that names the field for its value ("'max_tokens' … is too large: 40000") is about
+  // the limit, not the field: sent again with the other, it would fail alike, or go with no limit
+  // to a server that ignores a field it does not know.
+  if (quirks.tokensField !== undefined || !REFUSED_FIELD.test(text)) return false;
   for (const [field, other] of [["max_completion_tokens", "max_tokens"], ["max_tokens", "max_completion_tokens"]] as const) {
     if (sent[field] === undefined || !new RegExp(`\\b${field}\\b`).test(text)) continue;
     quirks.tokensField = other;

@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -41,7 +41,8 @@ test("a version holding the shared token is refused, and the tokens before it st
   assert.deepEqual(changes, [1, 1]);
 });
 
-test("an empty version is refused as a save under way; one of comments only takes every token out", async (t) => {
+/** A tokens file holding ann's token, watched, and the lines its reloads log. */
+async function watchedAnn(t: TestContext) {
   const dir = await mkdtemp(join(tmpdir(), "harness-tokens-reload-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, "tokens");
@@ -49,6 +50,11 @@ test("an empty version is refused as a save under way; one of comments only take
   const lines: string[] = [];
   const tokens = reloadingTokens({ file, initial: new Map([[ANN, "ann"]]), minLength: 16, check: () => {}, changed: () => {}, log: (line) => lines.push(line) });
   t.after(() => tokens.stop());
+  return { file, lines, tokens };
+}
+
+test("an empty version is refused as a save under way; one of comments only takes every token out", async (t) => {
+  const { file, lines, tokens } = await watchedAnn(t);
 
   await writeFile(file, "");
   tokens.reload();
@@ -62,13 +68,7 @@ test("an empty version is refused as a save under way; one of comments only take
 });
 
 test("a version refused says so once: the same text saved again says nothing more, until reload()", async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), "harness-tokens-reload-"));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, "tokens");
-  await writeFile(file, `ann ${ANN}\n`);
-  const lines: string[] = [];
-  const tokens = reloadingTokens({ file, initial: new Map([[ANN, "ann"]]), minLength: 16, check: () => {}, changed: () => {}, log: (line) => lines.push(line) });
-  t.after(() => tokens.stop());
+  const { file, lines, tokens } = await watchedAnn(t);
 
   await writeFile(file, `ann ${ANN}\nbob short\n`);
   await waitFor(() => lines.length > 0, "a log line");

@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { manifestLine, stampOf } from "@harness/llm/bundled-require";
 import { waitFor } from "@harness/test-utils";
@@ -106,4 +107,18 @@ test("a bundle whose files are gone or damaged is passed over for the sources; o
   const throws = place(t, "throws", `globalThis.startupTestRan.push("throws bundle"); throw new Error("the CLI failed as it loaded");`);
   await assert.rejects(loadEntry(throws.at, {}), /the CLI failed as it loaded/);
   assert.deepEqual(ran.filter((r) => r.startsWith("throws ")), ["throws bundle"]);
+});
+
+test("the code a fresh bundle runs knows it runs from the bundle, through a copy of its own of from-bundle.ts; the sources' code knows it does not", async (t) => {
+  const copy = join(mkdtempSync(join(tmpdir(), "harness-startup-copy-")), "from-bundle.ts");
+  t.after(() => rmSync(dirname(copy), { recursive: true, force: true }));
+  copyFileSync(fileURLToPath(new URL("./from-bundle.ts", import.meta.url)), copy);
+  const says = (name: string, from: string) => `const { startedFromBundle } = await import(${JSON.stringify(pathToFileURL(from).href)}); globalThis.startupTestRan.push("${name} " + (startedFromBundle() ?? "sources"));`;
+  const bundled = place(t, "marked", says("marked", copy));
+  await loadEntry(bundled.at, {});
+  assert.deepEqual(ran.filter((r) => r.startsWith("marked ")), [`marked ${bundled.at.bundle}`]);
+  const sources = place(t, "unmarked");
+  writeFileSync(sources.at.entry, says("unmarked", copy));
+  await loadEntry(sources.at, { HARNESS_BUNDLE: "0" });
+  assert.deepEqual(ran.filter((r) => r.startsWith("unmarked ")), ["unmarked sources"]);
 });

@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isFresh } from "@harness/llm/bundled-require";
+import { markStartedFrom } from "./from-bundle.ts";
 import { useBuild } from "./in-use.ts";
 import { lockState, ROOT, type BundlePlace } from "./places.ts";
 
@@ -23,6 +24,7 @@ export { CLI_BUNDLE, RUNNER_BUNDLE } from "./places.ts";
 export async function loadEntry(place: BundlePlace, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (freshBundle(env, place) !== undefined) {
     const use = useBuild(place.bundle);
+    markStartedFrom(place.bundle);
     try {
       await import(use.url);
       return;
@@ -32,6 +34,7 @@ export async function loadEntry(place: BundlePlace, env: NodeJS.ProcessEnv = pro
       use.release();
     }
   }
+  markStartedFrom(undefined);
   await import(pathToFileURL(place.entry).href);
 }
 

@@ -35,8 +35,11 @@ export function parseUserTokens(text: string, file: string, minLength: number): 
     if (fields.length !== 2) throw new Error(`${where}: give a user and a token, separated by spaces`);
     const [user, token] = fields;
     const id = IdSchema.safeParse(user);
-    // Fields swapped: the first is the token, which must never be echoed into the log.
-    if (token.length < minLength && user.length >= minLength) throw new Error(`${where}: the first field is as long as a token and the second is not: give the user first, then the token`);
+    // The first field as long as a token may be one (the fields swapped), which must never be echoed
+    // into the log: the problem is said without it, both ways it may be.
+    if (token.length < minLength && user.length >= minLength) {
+      throw new Error(`${where}: the token (the second field) has ${token.length} characters: use at least ${minLength} (e.g. openssl rand -hex 32); if the fields are the other way round, give the user first, then the token`);
+    }
     if (!id.success) throw new Error(`${where}: user ${JSON.stringify(user)} ${id.error.issues[0].message}`);
     if (!/^[\x21-\x7e]+$/.test(token)) throw new Error(`${where}: ${user}'s token must be printable ASCII without spaces`);
     if (token.length < minLength) throw new Error(`${where}: ${user}'s token has ${token.length} characters: use at least ${minLength} (e.g. openssl rand -hex 32)`);

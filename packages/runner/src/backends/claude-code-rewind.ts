@@ -5,11 +5,13 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
-import { query as startQuery, type RewindFilesResult } from "@anthropic-ai/claude-agent-sdk";
+import { query as startQuery, type RewindFilesResult, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { secretHiding } from "@harness/llm/hidden-secrets";
 import type { FileChange, RewindResult } from "@harness/protocol";
 import { createInputQueue } from "./claude-code-input.ts";
 import { claudeCodeDirs, claudeCodeEnv, findClaudeCodeExecutable } from "./claude-code-options.ts";
 import { NOT_INSTALLED_MESSAGE } from "./claude-code-run.ts";
+import { claudeCodeSecrets } from "./claude-code-secrets.ts";
 import { findCheckpoint, readStore, recordCut } from "./claude-code-store.ts";
 
 export type RewindRequest = { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string };
@@ -17,6 +19,9 @@ export type RewindDeps = {
   executable?: string;
   runnerEnv: Record<string, string | undefined>;
   extraEnv?: Record<string, string>;
+  /** The runs' settings sources: a rewind reads none, but its errors (Claude Code's stderr) hide
+   * the secrets the runs know, as their notices do. */
+  settingSources: readonly SettingSource[];
   timeoutMs: number;
 };
 
@@ -31,7 +36,12 @@ export async function rewindClaudeCode(request: RewindRequest, deps: RewindDeps)
   const executable = deps.executable ?? findClaudeCodeExecutable();
   if (!executable) throw new Error(NOT_INSTALLED_MESSAGE);
   const { checkpoint, createdSince, cutAt } = found;
-  for (const dir of Object.values(claudeCodeDirs(request.stateDir))) await mkdir(dir, { recursive: true });
+  const dirs = claudeCodeDirs(request.stateDir);
+  for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
+  // No model call is made, so no key: without one Claude Code also skips its account checks.
+  const env = claudeCodeEnv({ stateDir: request.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv });
+  const secrets = { env, runnerEnv: deps.runnerEnv, settingSources: deps.settingSources, configDir: dirs.configDir, home: dirs.home, cwd: checkpoint.cwd };
+  const { hide } = secretHiding(await claudeCodeSecrets(secrets));
 
   const input = createInputQueue();
   const abortController = new AbortController();
@@ -45,8 +55,7 @@ export async function rewindClaudeCode(request: RewindRequest, deps: RewindDeps)
       settingSources: [],
       pathToClaudeCodeExecutable: executable,
       abortController,
-      // No model call is made, so no key: without one Claude Code also skips its account checks.
-      env: claudeCodeEnv({ stateDir: request.stateDir, runnerEnv: deps.runnerEnv, extra: deps.extraEnv }),
+      env,
     },
   });
   try {
@@ -74,7 +83,8 @@ export async function rewindClaudeCode(request: RewindRequest, deps: RewindDeps)
     return { dryRun: request.dryRun, files };
   } catch (err) {
     if (abortController.signal.aborted) throw new Error(`Claude Code did not finish the rewind within ${deps.timeoutMs} ms`);
-    throw err;
+    // Claude Code's words (its stderr, which the SDK's error quotes) may hold the run's secrets.
+    throw err instanceof Error ? new Error(hide(err.message), { cause: err }) : err;
   } finally {
     clearTimeout(timer);
     input.end();

@@ -1,5 +1,5 @@
 // The secrets a Claude Code run knows by value, which what the backend shows of Claude Code's own
-// words (its stderr, a failed MCP server's error, a hook's message, a result's error text) hides
+// words (its stderr, a failed MCP server's error, a hook's message, a result's error text, a rewind's error) hides
 // by the one rule (hidden-secrets.ts): its environment's by name, the env of the settings files it
 // reads, and the configured values of the MCP servers it may start (server-secrets.ts).
 import { readFile } from "node:fs/promises";

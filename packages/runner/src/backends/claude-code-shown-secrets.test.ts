@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeBackend } from "./claude-code.ts";
+import { recordRun, ZERO_TOTALS } from "./claude-code-store.ts";
 import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./claude-code-test-support.ts";
 
 const timeout = 60_000;
@@ -68,4 +69,21 @@ test("a hook that blocks the prompt is told, its command and stderr without the 
   assert.ok(notices.some((n) => n.includes("refused *** --token=***")), notices.join(" | "));
   assert.ok(outcome.ok && outcome.result.includes("refused *** --token=***"), JSON.stringify(outcome));
   assert.doesNotMatch(JSON.stringify([run.events, outcome]), /s3cret/);
+});
+
+test("a rewind whose Claude Code dies quoting secrets on its stderr fails without them", async (t) => {
+  const dirs = tempDirs(t);
+  const executable = join(dirs.workspace, "claude");
+  writeFileSync(executable, `#!/bin/sh\necho "fatal: rewind refused for $DEPLOY_PASSWORD (--token=tok-s3cret-5)" >&2\nexit 1\n`);
+  chmodSync(executable, 0o755);
+  const checkpoint = { userMessageId: "m1", sessionId: "s1", checkpointUuid: "u1", cwd: dirs.workspace, created: [] };
+  await recordRun(dirs.stateDir, { sessionId: "s1", totals: ZERO_TOTALS, checkpoint });
+  const backend = claudeCodeBackend({ executable, runnerEnv: { PATH: process.env.PATH }, extraEnv: { DEPLOY_PASSWORD: "deploypass-s3cret-9" } });
+  const failed = await backend.rewind!({ userMessageId: "m1", dryRun: true, ...dirs }).then(
+    () => assert.fail("the rewind succeeded"),
+    (err: Error) => err.message,
+  );
+
+  assert.match(failed, /fatal: rewind refused for \*\*\* \(--token=\*\*\*\)/);
+  assert.doesNotMatch(failed, /s3cret/);
 });

@@ -25,6 +25,7 @@ export type ClaudeCodeBackendOptions = {
 
 export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backend {
   const runnerEnv = () => options.runnerEnv ?? process.env;
+  const settingSources = options.settingSources ?? ["user", "project", "local"];
   return {
     name: "claude-code",
     async run(query, ctx) {
@@ -33,7 +34,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backe
         executable: options.executable,
         runnerEnv: runnerEnv(),
         extraEnv: options.extraEnv,
-        settingSources: options.settingSources ?? ["user", "project", "local"],
+        settingSources,
         interruptGraceMs: options.interruptGraceMs ?? 5000,
       });
     },
@@ -43,6 +44,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backe
         executable: options.executable,
         runnerEnv: runnerEnv(),
         extraEnv: options.extraEnv,
+        settingSources,
         timeoutMs: options.rewindTimeoutMs ?? 60_000,
       });
     },

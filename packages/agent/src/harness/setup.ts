@@ -17,6 +17,7 @@ import { loadOutputStyle } from "../context/output-styles.ts";
 import type { RuleFile } from "../context/rules.ts";
 import type { MemoryFile } from "../context/types.ts";
 import { httpHookPolicyOf } from "../hooks/http-policy.ts";
+import { httpHookSecrets } from "../hooks/hook-secrets.ts";
 import { frontmatterHooks, mergeHooksConfigs } from "../hooks/parse-config.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { applyPermissionUpdates, type UpdateWhere } from "../permissions/updates.ts";
@@ -190,6 +191,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
   inventory.settingsFiles = loadedSettings.sources.map((source) => ({ scope: source.scope, path: source.path }));
   const fileHooks = settingsHooks({ sources: loadedSettings.sources, plugins, restricted: hooksRestricted, policy: hookPolicy.policy }, report, notice, inventory);
   const hooks = options.hooks ? mergeHooksConfigs([fileHooks, options.hooks]) : fileHooks;
+  // Its http hooks' header values are secrets as an MCP server's are.
+  knowSecrets(resources, httpHookSecrets(hooks));
   if (options.hooks) inventory.hookFiles.push({ file: "the program's own hooks", config: options.hooks });
   if (hooksRestricted) inventory.hooksRestricted = hooksRestricted;
   const ruled = withRunRules(

@@ -32,3 +32,26 @@ test("a Claude Code run knows the secrets of its environments, of the settings f
   assert.ok(projectOnly.includes("projectkey-s3cret-2"));
   assert.ok(!projectOnly.includes("usertoken-s3cret-1") && !projectOnly.includes("localsecret-s3cret-4"), "the settings files Claude Code does not read add none");
 });
+
+test("a Claude Code run knows the managed settings' env and the header values of http hooks, whichever settings files it reads", async (t) => {
+  const root = mkdtempSync(join(tmpdir(), "harness-cc-secrets-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const [configDir, home, cwd] = ["claude", "claude-home", "workspace"].map((dir) => join(root, dir));
+  mkdirSync(join(cwd, ".claude"), { recursive: true });
+  const managedSettingsPath = join(root, "etc", "managed-settings.json");
+  mkdirSync(join(root, "etc"));
+  const httpHook = (headers: Record<string, string>) => ({ hooks: { PreToolUse: [{ hooks: [{ type: "http", url: "https://hooks.example/h", headers }] }] } });
+  const managed = { env: { POLICY_TOKEN: "policytoken-s3cret-1", LOG_LEVEL: "debug" }, ...httpHook({ "X-Api-Key": "managedhook-s3cret-2" }) };
+  writeFileSync(managedSettingsPath, JSON.stringify(managed));
+  writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify(httpHook({ Authorization: "Bearer projecthook-s3cret-3", "Content-Type": "application/json" })));
+
+  const secrets = await claudeCodeSecrets({ env: {}, runnerEnv: {}, settingSources: ["project"], configDir, home, cwd, managedSettingsPath });
+  for (const value of ["policytoken-s3cret-1", "managedhook-s3cret-2", "Bearer projecthook-s3cret-3", "projecthook-s3cret-3"]) {
+    assert.ok(secrets.includes(value), `${value} among ${secrets.join(", ")}`);
+  }
+  for (const value of ["debug", "application/json"]) assert.ok(!secrets.includes(value), `${value} is not a secret`);
+
+  const none = await claudeCodeSecrets({ env: {}, runnerEnv: {}, settingSources: [], configDir, home, cwd, managedSettingsPath });
+  assert.ok(none.includes("policytoken-s3cret-1"), "the managed settings are read whatever the sources");
+  assert.ok(!none.includes("projecthook-s3cret-3"));
+});

@@ -65,6 +65,7 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
       ...(command.debug !== undefined && { debug: command.debug }),
       token: env.HARNESS_TOKEN || undefined,
     });
+    for (const warning of server.warnings) io.stderr.write(`harness: warning: ${warning}\n`);
     // Under the URL (the server's own line): where the agent's files will be, which a new user
     // otherwise finds out only by asking the agent.
     io.stdout.write(

@@ -1,7 +1,7 @@
 // Server options from the environment: sessions per runner process, the web pages let in without a token.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_SESSIONS_PER_RUNNER, resolveConfig } from "./config.ts";
+import { DEFAULT_SESSIONS_PER_RUNNER, resolveConfig, startWarnings } from "./config.ts";
 import { createRunnerPool } from "./runner-pool.ts";
 
 test("sessions per runner process: default, from the environment, from the options", () => {
@@ -102,4 +102,13 @@ test("the runners' debug log: off by default, HARNESS_DEBUG a filter or 1 for al
   assert.equal(resolveConfig({ ...base, env: { HARNESS_DEBUG: "mcp" }, debug: "!api" }).debug, "!api");
   assert.throws(() => resolveConfig({ ...base, env: { HARNESS_DEBUG: "mcp,!api" } }), /^Error: HARNESS_DEBUG: the filter "mcp,!api" mixes categories/);
   assert.throws(() => resolveConfig({ ...base, env: { HARNESS_DEBUG: "m c p" } }), /^Error: HARNESS_DEBUG: the filter "m c p": "m c p" is not a category .*\(or 1 for all\)$/);
+});
+
+test("a metrics token is warned about only on a server with no other token, where it guards nothing", () => {
+  const metrics = "metrics-token-0123456789";
+  const warnings = (env: Record<string, string>, options: { userTokens?: Map<string, string> } = {}) => startWarnings(resolveConfig({ env, ...options }));
+  assert.match(warnings({ HARNESS_METRICS_TOKEN: metrics }).join("\n"), /^HARNESS_METRICS_TOKEN protects nothing: /);
+  assert.deepEqual(warnings({}), []);
+  assert.deepEqual(warnings({ HARNESS_METRICS_TOKEN: metrics, HARNESS_TOKEN: "shared-token-0123456789" }), []);
+  assert.deepEqual(warnings({ HARNESS_METRICS_TOKEN: metrics }, { userTokens: new Map([["ann-token-0123456789", "ann"]]) }), []);
 });

@@ -237,6 +237,16 @@ export function checkSharedToken(token: string | undefined, userTokens: UserToke
   if (token !== undefined && userTokens.has(token)) throw new Error(`HARNESS_TOKEN is also ${userTokens.get(token)}'s token in HARNESS_TOKENS_FILE: the shared token must be another`);
 }
 
+/** What a server so set should be told at start, each a line: HARNESS_METRICS_TOKEN on a server
+ * with no other token guards nothing, for such a server answers every loopback request, GET
+ * /metrics among them, without a token (and listens on loopback alone). */
+export function startWarnings(config: Pick<ServerConfig, "metricsToken" | "token" | "userTokens" | "tokensFile">): string[] {
+  const open = config.token === undefined && config.tokensFile === undefined && config.userTokens.size === 0;
+  return config.metricsToken !== undefined && open
+    ? ["HARNESS_METRICS_TOKEN protects nothing: without HARNESS_TOKEN or HARNESS_TOKENS_FILE, GET /metrics answers anyone on this machine without a token, as every other route does"]
+    : [];
+}
+
 /** Throws when the metrics token is too short to stand guessing, or is also another token (its
  * holder would get more than the metrics, or a person theirs). Checked on any interface: a scraper
  * reads it from afar. */

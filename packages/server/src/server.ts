@@ -13,7 +13,7 @@ import { answerClientErrors } from "@harness/runner/client-error";
 import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { runnerVersion } from "@harness/runner/version";
 import { createAdaptorServer } from "@hono/node-server";
-import { checkMetricsToken, checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, type ServerOptions } from "./config.ts";
+import { checkMetricsToken, checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, startWarnings, type ServerOptions } from "./config.ts";
 import { reloadingTokens } from "./tokens-reload.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from "./registry.ts";
@@ -44,6 +44,8 @@ export type HarnessServer = {
   close(options?: { sessionEnd?: SessionEndReason }): Promise<void>;
   /** Re-reads HARNESS_TOKENS_FILE now (`harness serve` on SIGHUP); absent without the file. */
   reloadTokens?: () => void;
+  /** What its settings leave unsaid, each a line for the user (startWarnings). */
+  warnings: string[];
 };
 
 /** How long a stopping server waits for another process to release the database's lock, so that
@@ -286,6 +288,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     port: address.port,
     close: (options) => (closing ??= close(options?.sessionEnd)),
     ...(tokens && { reloadTokens: tokens.reload }),
+    warnings: startWarnings(config),
   };
 }
 

@@ -4,6 +4,7 @@
 // through it; nothing outside this package sees it.
 import { applyOperations, emptyState, type DeltaOperation, type HarnessConfig, type HarnessState, type RunnerEvent, type RunnerPermissionMode, type TranscriptMessage } from "@harness/protocol";
 import { createBatchLog, type BatchLog } from "./batch-log.ts";
+import { HeldSends } from "./held-sends.ts";
 import { createPersister, type FlushMode, type Persister } from "./persister.ts";
 import type { Connection, Conversation, RunControl, RunnerPort, SessionCounts } from "./ports.ts";
 import { firstSeqAfter, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "./store.ts";
@@ -143,9 +144,12 @@ export class SessionCore {
    * each count it has held: what options.counts was told. */
   #seenUsage: HarnessState["usage"];
   #countedUsage: HarnessState["usage"];
-  /** While set (see holdSends), batches reach clients only once stored: each frame with the clients
-   * it is for, and the clients that connected meanwhile, caught up once the frames are out. */
-  #held: { frames: { frame: string; to: Connection[] }[]; joining: Map<Connection, number | undefined> } | undefined;
+  /** Batches that reach clients only once stored (see holdSends). */
+  readonly #held = new HeldSends({
+    connected: (conn) => this.connections.has(conn),
+    send: (conn, frame) => this.#send(conn, frame),
+    welcome: (conn, since) => this.#welcome(conn, since),
+  });
 
   constructor(options: SessionOptions, loaded: LoadedSession | undefined) {
     this.options = options;
@@ -202,31 +206,19 @@ export class SessionCore {
   connect(conn: Connection, since?: number): void {
     this.commitStaged();
     this.connections.add(conn);
-    if (this.#held) return void this.#held.joining.set(conn, since);
-    this.#catchUp(conn, since);
-    if (this.#notStored !== undefined) this.sendNotice(conn, this.#notStored, NOT_STORED);
+    if (!this.#held.join(conn, since)) this.#welcome(conn, since);
   }
 
   /** From now until the next flush has settled, what is committed goes to the store first and to
    * clients after (a client that connects meanwhile is caught up then): a client never sees a
    * prompt that a host killed in between would not have. */
   holdSends(): void {
-    this.#held ??= { frames: [], joining: new Map() };
+    this.#held.hold();
   }
 
-  /** Sends what holdSends held back, in order, to the clients still connected. */
-  #sendHeld(): void {
-    const held = this.#held;
-    if (!held) return;
-    this.#held = undefined;
-    for (const { frame, to } of held.frames) {
-      for (const conn of to) if (this.connections.has(conn)) this.#send(conn, frame);
-    }
-    for (const [conn, since] of held.joining) {
-      if (!this.connections.has(conn)) continue;
-      this.#catchUp(conn, since);
-      if (this.#notStored !== undefined) this.sendNotice(conn, this.#notStored, NOT_STORED);
-    }
+  #welcome(conn: Connection, since: number | undefined): void {
+    this.#catchUp(conn, since);
+    if (this.#notStored !== undefined) this.sendNotice(conn, this.#notStored, NOT_STORED);
   }
 
   #catchUp(conn: Connection, since: number | undefined): void {
@@ -257,8 +249,7 @@ export class SessionCore {
   #sendErrorFrame(conn: Connection, message: string, code: string, index?: number): void {
     const frame = errorFrame(message, code, index);
     // After the batches held back (see holdSends): an error about a later command comes after them.
-    if (this.#held && !this.#held.joining.has(conn)) this.#held.frames.push({ frame, to: [conn] });
-    else conn.send(frame);
+    if (!this.#held.error(conn, frame)) conn.send(frame);
   }
 
   /** Applies `operations` as one batch: the next seq, the log, the store and every client. Runner
@@ -334,7 +325,7 @@ export class SessionCore {
   flush(mode?: FlushMode): Promise<void> {
     const flushed = this.#persister.flush(mode);
     // Sent also when the write failed: the clients are told it is not stored (see #storeFailed).
-    if (this.#held) void flushed.then(() => this.#sendHeld(), () => this.#sendHeld());
+    this.#held.releaseAfter(flushed);
     return flushed;
   }
 
@@ -344,7 +335,7 @@ export class SessionCore {
 
   discard(): void {
     this.#staged = [];
-    this.#held = undefined;
+    this.#held.drop();
     this.#persister.discard();
   }
 
@@ -379,9 +370,7 @@ export class SessionCore {
       run.committed = { seq: run.seenSeq, cursor: run.cursor };
       this.#persister.setRun(recordOf(run));
     }
-    const held = this.#held;
-    if (held) held.frames.push({ frame, to: [...this.connections].filter((conn) => !held.joining.has(conn)) });
-    else for (const conn of this.connections) this.#send(conn, frame);
+    if (!this.#held.batch(frame, this.connections)) for (const conn of this.connections) this.#send(conn, frame);
     return seq;
   }
 

@@ -347,3 +347,38 @@ test("with tokens: none is refused in the ErrorResponse shape; a person's token 
   assert.equal(other.status, 403);
   assert.equal((await other.json()).error.code, "forbidden");
 });
+
+test("with tokens: the health check answers without one, saying nothing a token guards; a wrong token is refused", async (t) => {
+  const h = await startHarness();
+  await h.server.stop();
+  const file = join(h.dataDir, "tokens");
+  await writeFile(file, "ann ann-token-0123456789abcdef\n");
+  const server = await startHarnessServer({ dataDir: h.dataDir, env: { ...h.env, HARNESS_TOKENS_FILE: file } });
+  t.after(async () => {
+    await server.stop();
+    await h.fake.close();
+    await rm(h.dataDir, { recursive: true, force: true });
+  });
+  const health = `${server.url}${V1}/health`;
+  const open = await fetch(health);
+  assert.equal(open.status, 200);
+  const body = await open.json();
+  assert.deepEqual(Object.keys(body).sort(), ["checks", "latency_ms", "status", "version"]);
+  assert.equal(body.status, "healthy");
+  assert.equal(typeof body.latency_ms, "number");
+  assert.equal(typeof body.version, "string");
+  assert.deepEqual(body.checks, [{ name: "server", status: "pass" }]);
+  assert.equal((await fetch(health, { method: "HEAD" })).status, 200);
+
+  const held = await fetch(health, { headers: { authorization: "Bearer ann-token-0123456789abcdef" } });
+  assert.equal(held.status, 200);
+  assert.equal((await held.json()).status, "healthy");
+
+  for (const wrong of [fetch(health, { headers: { authorization: "Bearer not-a-token-0123456789" } }), fetch(`${health}?token=not-a-token-0123456789`)]) {
+    const refused = await wrong;
+    assert.equal(refused.status, 401);
+    assert.equal((await refused.json()).error.code, "unauthorized");
+  }
+  // Only the health check: the harness's description still needs a token.
+  assert.equal((await fetch(`${server.url}${V1}`)).status, 401);
+});

@@ -1,4 +1,5 @@
-// The HTTP side: health, metrics, sessions, and the token check that guards every route but /healthz.
+// The HTTP side: health, metrics, sessions, and the token check that guards every route but /healthz
+// (and the Open Harness API's health check when it comes without a token).
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } from "./auth.ts";
@@ -8,6 +9,7 @@ import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessio
 import { EXPOSITION_CONTENT_TYPE } from "./exposition.ts";
 import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
 import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";
+import { isOpenHealthCheck } from "./open-harness/routes-harnesses.ts";
 
 /** A refusal's body: the Open Harness API's ErrorResponse under /v1, else the Harness `{ error }`. */
 function refusal(path: string, code: string, message: string): Record<string, unknown> {
@@ -93,6 +95,7 @@ export function createHttpApp(options: {
       // Compared whatever the route, as every token is: the time taken says nothing of which it is.
       const scraper = options.metricsToken !== undefined && tokenMatches(options.metricsToken, provided);
       if (scraper && !holder && url.pathname === "/metrics" && (c.req.method === "GET" || c.req.method === "HEAD")) return next();
+      if (provided === undefined && isOpenHealthCheck(c.req.method, url.pathname)) return next();
       if (!holder) {
         // As a refused WebSocket is: whose client holds a stale token. The path only (a ?token= in
         // the query is the wrong token, but a token still).

@@ -9,6 +9,13 @@ const ListQuery = PaginationSchema.extend({
   execution_type: z.enum(["hosted", "sdk", "ide"]).optional(),
 }).passthrough();
 
+/** Whether a request is the health check, which the spec lets anyone ask (auth: optional): it is
+ * answered without a token, and says only what the server's state is, never what it holds. A token
+ * sent with it is checked as on every route. */
+export function isOpenHealthCheck(method: string, pathname: string): boolean {
+  return (method === "GET" || method === "HEAD") && /^\/v1\/harnesses\/[^/]+\/health$/.test(pathname);
+}
+
 export function mountHarnessRoutes(oh: OpenHarness): void {
   const { app } = oh;
   const harness = () => harnessDescription(oh.version, oh.startedAt);
@@ -34,6 +41,7 @@ export function mountHarnessRoutes(oh: OpenHarness): void {
       return c.json({ harness_id: HARNESS_ID, harness_name: "Harness", version: oh.version, capabilities: CAPABILITIES });
     }),
   );
+  // Open to anyone (see isOpenHealthCheck): what it adds must reveal nothing a token guards.
   app.get(
     `${H}/health`,
     handle((c) => {

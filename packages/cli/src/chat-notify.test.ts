@@ -23,6 +23,36 @@ test("a message cannot end its sequence early: control characters go; under tmux
   assert.equal(notificationBytes("terminal_bell", "done", { TMUX: "x" }), "\x07");
 });
 
+/** The DCS strings of `bytes`, which must be nothing but `ESC P … ESC \` strings. */
+function dcsStrings(bytes: string): string[] {
+  assert.match(bytes, /^(\x1bP[^]*?\x1b\\)+$/);
+  return [...bytes.matchAll(/\x1bP([^]*?)\x1b\\/g)].map((m) => m[1]);
+}
+
+test("under GNU screen an OSC goes through its passthrough, ended by a bell (an ESC \\ would end screen's string), and split into strings screen takes whole", () => {
+  const screen = { STY: "4242.pts-0.host" };
+  assert.equal(notificationBytes("iterm2", "done", screen), "\x1bP\x1b]9;Harness: done\x07\x1b\\");
+  assert.equal(notificationBytes("iterm2_with_bell", "done", screen), "\x1bP\x1b]9;Harness: done\x07\x1b\\\x07");
+  assert.equal(notificationBytes("terminal_bell", "done", screen), "\x07");
+  const kitty = dcsStrings(notificationBytes("kitty", "done", screen));
+  assert.equal(kitty.length, 2);
+  assert.match(kitty[0], /^\x1b\]99;i=harness-\d+-\d+:d=0;Harness\x07$/);
+  assert.match(kitty[1], /^\x1b\]99;i=harness-\d+-\d+:p=body;done\x07$/);
+  // Under tmux as well, tmux is the nearer: its passthrough, as Claude Code does.
+  assert.match(notificationBytes("iterm2", "done", { ...screen, TMUX: "x" }), /^\x1bPtmux;/);
+
+  // Screen keeps at most 767 bytes of a string: a longer sequence goes as several, cut between
+  // characters, which together are the sequence as it is sent without screen.
+  const long = `the run needs your approval for ${"mcp__tool_".repeat(100)} 😀${"é😀".repeat(300)}`;
+  const parts = dcsStrings(notificationBytes("ghostty", long, screen));
+  assert.ok(parts.length > 2, `${parts.length} strings`);
+  for (const part of parts) {
+    assert.ok(Buffer.byteLength(part) <= 767, `${Buffer.byteLength(part)} bytes`);
+    assert.equal(Buffer.from(part).toString(), part, "a string cut inside a character");
+  }
+  assert.equal(parts.join(""), notificationBytes("ghostty", long));
+});
+
 test("the user settings' preferredNotifChannel wins over .claude.json's; none is auto", (t) => {
   const dir = mkdtempSync(join(tmpdir(), "harness-notif-channel-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -71,13 +71,39 @@ export function notifyAfterMs(env: Env): { ms: number; problem?: string } {
 
 let kittyIds = 0;
 
+/** The most bytes GNU screen keeps of a string sequence (MAXSTR 768, less its NUL, since 4.2.1):
+ * it prints what comes after as text. */
+const SCREEN_STRING_BYTES = 767;
+
+/** `sequence` through GNU screen's passthrough: DCS strings (`ESC P … ESC \`), whose contents screen
+ * writes out as they are, each at most SCREEN_STRING_BYTES and cut between characters. */
+function screenPassthrough(sequence: string): string {
+  let out = "";
+  let part = "";
+  let bytes = 0;
+  for (const char of sequence) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > SCREEN_STRING_BYTES) {
+      out += `\x1bP${part}\x1b\\`;
+      part = "";
+      bytes = 0;
+    }
+    part += char;
+    bytes += size;
+  }
+  return `${out}\x1bP${part}\x1b\\`;
+}
+
 /** The bytes that send `message` on `channel`. Under tmux an OSC goes through its passthrough (tmux
- * needs `allow-passthrough on` to hand it on); a bell goes as it is, for tmux's own bell. */
+ * needs `allow-passthrough on` to hand it on); under GNU screen (STY) through screen's, ended by a
+ * bell, as an ESC \ inside would end screen's string; a bell goes as it is, for the multiplexer's
+ * own bell. */
 export function notificationBytes(channel: SendingChannel, message: string, env: Env = {}): string {
   const text = message.replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
   const osc = (body: string, end = "\x07") => {
-    const sequence = `\x1b]${body}${end}`;
-    return env.TMUX ? `\x1bPtmux;${sequence.replaceAll("\x1b", "\x1b\x1b")}\x1b\\` : sequence;
+    if (env.TMUX) return `\x1bPtmux;${`\x1b]${body}${end}`.replaceAll("\x1b", "\x1b\x1b")}\x1b\\`;
+    if (env.STY) return screenPassthrough(`\x1b]${body}\x07`);
+    return `\x1b]${body}${end}`;
   };
   switch (channel) {
     case "terminal_bell":

@@ -25,10 +25,26 @@ async function readSse(response: Response): Promise<Sse[]> {
 
 const V1 = "/v1/harnesses/harness";
 
+type Api = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** Requests to the server at `url` with JSON bodies, speaking for `user`. */
+function apiAs(url: string, user = "alice"): Api {
+  return (path, init = {}) => fetch(`${url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": user, ...init.headers } });
+}
+
+/** The execution `id` once `ready` holds for it (asked every 100 ms, for up to 30 s). */
+async function executionWhen(api: Api, id: string, ready: (execution: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 300; i++) {
+    const { execution } = await (await api(`${V1}/executions/${id}`)).json();
+    if (ready(execution)) return execution;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the execution never ${what}`);
+}
+
 test("a session made over REST runs a prompt whose reply calls a tool, streamed as Open Harness events, and a WebSocket client sees the same conversation", async () => {
   const h = await startHarness();
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  const api = apiAs(h.server.url);
   try {
     const harnesses = await (await api("/v1/harnesses")).json();
     assert.equal(harnesses.total, 1);
@@ -121,8 +137,7 @@ test("a session made over REST runs a prompt whose reply calls a tool, streamed 
 
 test("an execution is cancelled over REST, or ended by its session's deletion; its stream ends with done, its status says which", async () => {
   const h = await startHarness();
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  const api = apiAs(h.server.url);
   try {
     h.fake.push({ text: ["slow ", "reply ", "that ", "goes ", "on"], delayMs: 400 });
     const started = await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "take your time" }) });
@@ -130,7 +145,7 @@ test("an execution is cancelled over REST, or ended by its session's deletion; i
     const { execution_id, stream_url } = await started.json();
     const stream = await api(stream_url.replace(/^https?:\/\/[^/]+/, ""));
     const reading = readSse(stream);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await executionWhen(api, execution_id, (e) => e.status === "running", "ran");
     const cancel = await api(`${V1}/executions/${execution_id}/cancel`, { method: "POST" });
     assert.equal(cancel.status, 200);
     assert.equal((await cancel.json()).cancelled, true);
@@ -147,8 +162,7 @@ test("an execution is cancelled over REST, or ended by its session's deletion; i
     const doomed = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "more" }) });
     const doomedId = doomed.headers.get("x-execution-id")!;
     const doomedEvents = readSse(doomed);
-    const { execution } = await (await api(`${V1}/executions/${doomedId}`)).json();
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const execution = await executionWhen(api, doomedId, (e) => e.status === "running", "ran");
     assert.equal((await api(`${V1}/sessions/${execution.session_id}`, { method: "DELETE" })).status, 204);
     const ended = (await doomedEvents).map((e) => e.data);
     assert.deepEqual(ended.slice(-2).map((e) => e.type), ["error", "done"]);
@@ -161,8 +175,7 @@ test("an execution is cancelled over REST, or ended by its session's deletion; i
 
 test("a call that needs approval waits for a WebSocket client to approve it (another prompt meanwhile is refused busy); the REST stream then goes on to done", async () => {
   const h = await startHarness();
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  const api = apiAs(h.server.url);
   try {
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const ws = await h.connect(session.id);
@@ -190,16 +203,9 @@ test("a call that needs approval waits for a WebSocket client to approve it (ano
 
 test("a call that needs approval is answered over REST: the execution shows what it waits for, and input yes or no answers it", async () => {
   const h = await startHarness();
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
-  const waiting = async (id: string) => {
-    for (let i = 0; i < 300; i++) {
-      const { execution } = await (await api(`${V1}/executions/${id}`)).json();
-      if (execution.pending_input) return execution.pending_input as { tool_call_id: string; tool_name: string; prompt: string };
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error("the execution never waited for input");
-  };
+  const api = apiAs(h.server.url);
+  const waiting = async (id: string) =>
+    (await executionWhen(api, id, (e) => Boolean(e.pending_input), "waited for input")).pending_input as { tool_call_id: string; tool_name: string; prompt: string };
   const input = (id: string, data: unknown) => api(`${V1}/executions/${id}/input`, { method: "POST", body: JSON.stringify({ data }) });
   try {
     h.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo yes > approved.txt", description: "write approved.txt" } }] }, { text: "Written." });
@@ -234,8 +240,7 @@ test("a call that needs approval is answered over REST: the execution shows what
 
 test("a session is renamed over REST; the user's executions are listed, newest first, with their tool calls", async () => {
   const h = await startHarness();
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${h.server.url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": "alice", ...init.headers } });
+  const api = apiAs(h.server.url);
   try {
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const renamed = await api(`${V1}/sessions/${session.id}`, { method: "PATCH", body: JSON.stringify({ name: "Renamed" }) });

@@ -5,8 +5,13 @@ import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 
 /** `log`, each of whose lines goes out with its secrets, `tokens` and the values of `env` whose
  * names say they are secrets among them, shown as "***" (those shorter than 8 characters are left).
- * The secrets are gathered once, here. */
-export function hidingSecrets(log: (line: string) => void, tokens: Iterable<string | undefined>, env: Readonly<Record<string, string | undefined>> = {}): (line: string) => void {
-  const { hide } = secretHiding([...tokens, ...secretValuesOf(env)]);
-  return (line) => log(hide(line));
+ * The secrets are gathered once, here; `know` adds those learnt later (a token added to the tokens
+ * file), which stay hidden for good. */
+export function hidingSecrets(
+  log: (line: string) => void,
+  tokens: Iterable<string | undefined>,
+  env: Readonly<Record<string, string | undefined>> = {},
+): { log: (line: string) => void; know: (values: Iterable<string | undefined>) => void } {
+  const { hide, know } = secretHiding([...tokens, ...secretValuesOf(env)]);
+  return { log: (line) => log(hide(line)), know };
 }

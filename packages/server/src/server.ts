@@ -84,9 +84,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
   // Every token the file has held is hidden, those taken out of it too: they are secrets still.
-  const secrets = new Set([config.token, config.metricsToken, ...config.userTokens.keys()]);
-  let hide = hidingSecrets(config.log, secrets, config.env);
-  const log = (line: string) => hide(line);
+  const hiding = hidingSecrets(config.log, [config.token, config.metricsToken, ...config.userTokens.keys()], config.env);
+  const log = hiding.log;
   try {
     makeDirsSync(config.dataDir, 0o700);
   } catch (error) {
@@ -167,8 +166,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
             checkMetricsToken(config.metricsToken, config.token, next);
           },
           changed: (next) => {
-            for (const token of next.keys()) secrets.add(token);
-            hide = hidingSecrets(config.log, secrets, config.env);
+            hiding.know(next.keys());
             refuseRevoked();
           },
           log,

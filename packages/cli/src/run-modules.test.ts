@@ -62,7 +62,7 @@ test("harness run loads neither the wire protocol's schemas, nor the server, nor
   const fake = await withFake(t, startFakeAnthropic({ respond: () => textInWords("done") }));
   const { code, stderr, loaded } = await modulesOf(dir, ["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url });
   assert.equal(code, 0, stderr);
-  assert.ok(loaded.some((url) => url.endsWith("/packages/llm/src/anthropic-provider.ts")), "the record covers the run's own modules");
+  assert.ok(loaded.some((url) => url.endsWith("/packages/llm/src/anthropic/provider.ts")), "the record covers the run's own modules");
   assert.deepEqual(
     loaded.filter((url) => NOT_FOR_A_RUN.some((pattern) => pattern.test(url))),
     [],

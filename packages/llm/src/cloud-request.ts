@@ -18,7 +18,7 @@ export function messagesRequest(service: string, input: string | URL | Request, 
   return { model, rest };
 }
 
-/** The SDK's headers without its placeholder credential (see anthropic-provider.ts), which never
+/** The SDK's headers without its placeholder credential (see anthropic/provider.ts), which never
  * leaves the process: the cloud's own goes in its place. */
 export function headersWithoutCredential(init: EventStreamInit): Headers {
   const headers = new Headers(init.headers);

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic-provider.ts";
+import { createAnthropicProvider } from "./anthropic/provider.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
 import { collect, textOf } from "./test-support.ts";
 

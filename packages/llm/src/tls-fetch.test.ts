@@ -18,7 +18,7 @@ import {
   TEST_CLIENT_KEY_FILE,
   TEST_CLIENT_KEY_PASSPHRASE,
 } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic-provider.ts";
+import { createAnthropicProvider } from "./anthropic/provider.ts";
 import { CertificateError } from "./certificate-error.ts";
 import { fetchFor, httpFetch } from "./http-fetch.ts";
 import { networkProblem } from "./proxy-env.ts";

@@ -3,9 +3,9 @@
 // returns at most one event and allocates nothing beyond it.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "@harness/protocol";
-import { isBlankText } from "./blank-text.ts";
-import { badInputMessage, parseToolInput } from "./tool-input.ts";
-import type { ContentBlock, ModelEvent, ModelMessage, StopReason, WebSearchCitation, WebSearchToolResultBlock } from "./types.ts";
+import { isBlankText } from "../blank-text.ts";
+import { badInputMessage, parseToolInput } from "../tool-input.ts";
+import type { ContentBlock, ModelEvent, ModelMessage, StopReason, WebSearchCitation, WebSearchToolResultBlock } from "../types.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
 

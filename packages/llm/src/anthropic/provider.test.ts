@@ -5,8 +5,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test, type TestContext } from "node:test";
 import { type FakeReply, startFakeAnthropic } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic-provider.ts";
-import type { ModelEvent, ModelRequest } from "./types.ts";
+import { createAnthropicProvider } from "./provider.ts";
+import type { ModelEvent, ModelRequest } from "../types.ts";
 
 async function setup(t: TestContext, replies: FakeReply[]) {
   const fake = await startFakeAnthropic({ replies });

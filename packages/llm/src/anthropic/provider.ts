@@ -2,27 +2,27 @@
 // mapped to ModelEvents, with the shared retry loop (the SDK's is off) so that every retry is
 // visible to the caller as an event.
 import type Anthropic from "@anthropic-ai/sdk";
-import { anthropicEvents } from "./anthropic-events.ts";
-import { openEventStream } from "./socket-events.ts";
-import { type ClaudeService, requestFailure, streamFailure } from "./anthropic-failure.ts";
-import { anthropicSdk } from "./anthropic-sdk.ts";
-import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./anthropic-stream-state.ts";
-import { withoutBlankText } from "./blank-text.ts";
-import { type EventStreamInit, fetchFor, fetchKeyOf, type HttpFetch } from "./http-fetch.ts";
-import { expectEventStream } from "./retry-policy.ts";
+import { anthropicEvents } from "./events.ts";
+import { openEventStream } from "../socket-events.ts";
+import { type ClaudeService, requestFailure, streamFailure } from "./failure.ts";
+import { anthropicSdk } from "./sdk.ts";
+import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./stream-state.ts";
+import { withoutBlankText } from "../blank-text.ts";
+import { type EventStreamInit, fetchFor, fetchKeyOf, type HttpFetch } from "../http-fetch.ts";
+import { expectEventStream } from "../retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
-import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
-import { sdkTracingOption } from "./sdk-tracing.ts";
-import { type AwsCommands, type BedrockAuth, bedrockAuth, checkedAuth, refreshBedrockAuth } from "./aws-credentials.ts";
-import { bedrockFetch } from "./bedrock-fetch.ts";
-import { bedrockSettings } from "./bedrock-settings.ts";
-import { vertexFetch } from "./vertex-fetch.ts";
-import { checkedToken } from "./google-token.ts";
-import { vertexSettings } from "./vertex-settings.ts";
-import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
-import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "./thinking.ts";
-import { failAtOnce } from "./fail-at-once.ts";
-import type { ModelRequest, Provider, WebSearchTool } from "./types.ts";
+import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "../settings.ts";
+import { sdkTracingOption } from "../sdk-tracing.ts";
+import { type AwsCommands, type BedrockAuth, bedrockAuth, checkedAuth, refreshBedrockAuth } from "../aws-credentials.ts";
+import { bedrockFetch } from "../bedrock-fetch.ts";
+import { bedrockSettings } from "../bedrock-settings.ts";
+import { vertexFetch } from "../vertex-fetch.ts";
+import { checkedToken } from "../google-token.ts";
+import { vertexSettings } from "../vertex-settings.ts";
+import { streamWithRetries, type WireStream } from "../stream-with-retries.ts";
+import { adaptiveEffort, thinkingBudget, thinksAdaptively } from "../thinking.ts";
+import { failAtOnce } from "../fail-at-once.ts";
+import type { ModelRequest, Provider, WebSearchTool } from "../types.ts";
 
 export type AnthropicProviderOptions = {
   /** Default: ANTHROPIC_API_KEY. Sent as x-api-key. Not used on Vertex AI (CLAUDE_CODE_USE_VERTEX),

@@ -3,9 +3,9 @@
 // failures are classified alike), any other event's data is parsed as JSON.
 import type { IncomingMessage } from "node:http";
 import type Anthropic from "@anthropic-ai/sdk";
-import { anthropicSdk } from "./anthropic-sdk.ts";
-import { clip } from "./retry-policy.ts";
-import { parseJson, socketEvents } from "./socket-events.ts";
+import { anthropicSdk } from "./sdk.ts";
+import { clip } from "../retry-policy.ts";
+import { parseJson, socketEvents } from "../socket-events.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
 

@@ -2,7 +2,7 @@
 // CommonJS build is the same code as its ES module build, and it loads from one bundled file (see
 // bundled-require.ts). Every SDK value this package uses comes from here, so error classes are
 // never compared across two copies of the SDK.
-import { requireBundled } from "./bundled-require.ts";
+import { requireBundled } from "../bundled-require.ts";
 
 type AnthropicSdk = typeof import("@anthropic-ai/sdk");
 

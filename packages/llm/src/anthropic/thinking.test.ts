@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import type Anthropic from "@anthropic-ai/sdk";
 import { type FakeReply, startFakeAnthropic } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic-provider.ts";
-import { applyRawEvent, assistantMessage, createStreamState } from "./anthropic-stream-state.ts";
-import { collect, lastDone, textOf, thinkingOf } from "./test-support.ts";
-import type { ModelMessage, ModelRequest } from "./types.ts";
+import { createAnthropicProvider } from "./provider.ts";
+import { applyRawEvent, assistantMessage, createStreamState } from "./stream-state.ts";
+import { collect, lastDone, textOf, thinkingOf } from "../test-support.ts";
+import type { ModelMessage, ModelRequest } from "../types.ts";
 
 async function setup(t: TestContext, replies: FakeReply[]) {
   const fake = await startFakeAnthropic({ replies });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { anthropicEvents } from "./anthropic-events.ts";
-import { streamFailure } from "./anthropic-failure.ts";
-import { collectOrError as collect, eventStream } from "./test-support.ts";
+import { anthropicEvents } from "./events.ts";
+import { streamFailure } from "./failure.ts";
+import { collectOrError as collect, eventStream } from "../test-support.ts";
 
 const delta = (text: string) =>
   `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })}\n\n`;

@@ -2,7 +2,7 @@
 // tool result, and an error result with no content. A conversation stored before such blocks were
 // dropped at the source (a model's "\n\n" before a tool call, an MCP tool failing without a word)
 // would be refused on every request from then on: requests leave without them.
-import { REASONING_SIGNATURE } from "./openai-stream-state.ts";
+import { REASONING_SIGNATURE } from "./openai/stream-state.ts";
 import type { ContentBlock, ModelMessage, ToolResultBlock } from "./types.ts";
 
 /** Said in place of a message or tool result that held nothing but blank text (a message must stay,
@@ -27,7 +27,7 @@ export function withoutBlankText(messages: readonly ModelMessage[]): ModelMessag
   return out ?? (messages as ModelMessage[]);
 }
 
-/** Reasoning an OpenAI-compatible server gave (openai-stream-state.ts) is not Anthropic's: its
+/** Reasoning an OpenAI-compatible server gave (openai/stream-state.ts) is not Anthropic's: its
  * "signature" would be refused as forged, so a conversation that changed models leaves it out. */
 const foreignThinking = (block: ContentBlock) => block.type === "thinking" && block.signature.startsWith(REASONING_SIGNATURE);
 

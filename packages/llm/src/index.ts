@@ -25,8 +25,8 @@ export type {
 } from "./types.ts";
 export { createAnthropicProvider } from "./anthropic/provider.ts";
 export type { AnthropicProviderOptions } from "./anthropic/provider.ts";
-export { createOpenAIProvider, OPENAI_DEFAULT_BASE_URL } from "./openai-provider.ts";
-export type { OpenAIProviderOptions } from "./openai-provider.ts";
+export { createOpenAIProvider, OPENAI_DEFAULT_BASE_URL } from "./openai/provider.ts";
+export type { OpenAIProviderOptions } from "./openai/provider.ts";
 export { createProviderForModel, MODEL_PREFIXES, OLLAMA_DEFAULT_BASE_URL, routeModel } from "./route-model.ts";
 export type { ModelPrefix, ModelRoute, ProviderOverrides, RoutedModel } from "./route-model.ts";
 export { baseUrlProblems, BASE_URL_VARIABLES } from "./base-urls.ts";

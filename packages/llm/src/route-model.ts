@@ -1,7 +1,7 @@
 // Which provider serves a model id: "anthropic/<id>" and bare ids go to Anthropic, "openai/<id>"
 // to the OpenAI-compatible endpoint of OPENAI_BASE_URL, "ollama/<id>" to a local Ollama server.
 import { type AnthropicProviderOptions, createAnthropicProvider } from "./anthropic/provider.ts";
-import { createOpenAIProvider, isOpenAIApi, OPENAI_DEFAULT_BASE_URL, type OpenAIProviderOptions } from "./openai-provider.ts";
+import { createOpenAIProvider, isOpenAIApi, OPENAI_DEFAULT_BASE_URL, type OpenAIProviderOptions } from "./openai/provider.ts";
 import { splitModelId } from "./model-prefix.ts";
 import type { EnvLike } from "./settings.ts";
 import type { Provider } from "./types.ts";

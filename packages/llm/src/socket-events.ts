@@ -3,7 +3,7 @@
 // text deltas arriving one per packet, that is most of what a runner spends per delta beyond the
 // socket itself (measured with the Anthropic SDK, 100 streams paced 50 ms apart: 50 against 31 µs
 // of CPU per event). Each provider says what its events mean (anthropic/events.ts,
-// openai-events.ts); the SDK still makes the request and answers its failures.
+// openai/events.ts); the SDK still makes the request and answers its failures.
 import type { IncomingMessage } from "node:http";
 import type { EventStreamInit } from "./http-fetch.ts";
 // The parser alone: the package index would load every wire schema into `harness run`.

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { FAKE_AWS_KEYS, startFakeAnthropic, startFakeOpenAI, webSearchAnswer, type FakeReply } from "@harness/test-utils";
 import { createAnthropicProvider } from "./provider.ts";
-import { createOpenAIProvider } from "../openai-provider.ts";
+import { createOpenAIProvider } from "../openai/provider.ts";
 import { collect, lastDone, textOf } from "../test-support.ts";
 
 async function fakeWith(t: TestContext, replies: FakeReply[]) {

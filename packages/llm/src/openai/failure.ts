@@ -1,12 +1,12 @@
 // Failures of an OpenAI-compatible server in words: SDK errors and in-stream error payloads,
 // classified by the shared retry policy.
 import type { APIError } from "openai";
-import { openAISdk } from "./openai-sdk.ts";
-import { errorKindOf } from "./error-kind.ts";
-import { certificateErrorIn } from "./certificate-error.ts";
-import { shownURL } from "./shown-url.ts";
-import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "./retry-policy.ts";
-import { failureHint } from "./openai-hints.ts";
+import { openAISdk } from "./sdk.ts";
+import { errorKindOf } from "../error-kind.ts";
+import { certificateErrorIn } from "../certificate-error.ts";
+import { shownURL } from "../shown-url.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "../retry-policy.ts";
+import { failureHint } from "./hints.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set(["invalid_request_error", "authentication_error", "permission_error", "not_found_error"]);

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIOptions, startFakeOpenAI } from "@harness/test-utils";
-import { createOpenAIProvider, type OpenAIProviderOptions } from "./openai-provider.ts";
-import { collect, lastDone, retries, textOf } from "./test-support.ts";
-import type { ModelEvent, ModelRequest } from "./types.ts";
+import { createOpenAIProvider, type OpenAIProviderOptions } from "./provider.ts";
+import { collect, lastDone, retries, textOf } from "../test-support.ts";
+import type { ModelEvent, ModelRequest } from "../types.ts";
 
 async function setup(t: TestContext, options: FakeOpenAIOptions, providerOptions: OpenAIProviderOptions = {}) {
   const fake = await startFakeOpenAI(options);

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type OpenAI from "openai";
-import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
-import type { ModelEvent } from "./types.ts";
+import { applyChunk, createOpenAIStreamState, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./stream-state.ts";
+import type { ModelEvent } from "../types.ts";
 
 type Delta = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 // with the other, once each, and the provider keeps to what it learned. Without stream_options
 // the replies carry no usage, which the run reports as unknown.
 import type OpenAI from "openai";
-import { openAISdk } from "./openai-sdk.ts";
+import { openAISdk } from "./sdk.ts";
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type TokensField = "max_tokens" | "max_completion_tokens";

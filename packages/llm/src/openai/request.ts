@@ -3,9 +3,9 @@
 // gave during the current turn, which goes back to it in the field it came in (DeepSeek's thinking
 // mode refuses a tool call's follow-up without it, and reasoning of earlier turns with it).
 import type OpenAI from "openai";
-import { REASONING_SIGNATURE } from "./openai-stream-state.ts";
-import { adaptiveEffort } from "./thinking.ts";
-import type { ContentBlock, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultBlock } from "./types.ts";
+import { REASONING_SIGNATURE } from "./stream-state.ts";
+import { adaptiveEffort } from "../thinking.ts";
+import type { ContentBlock, ImageBlock, ModelMessage, ModelRequest, TextBlock, ToolResultBlock } from "../types.ts";
 
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { createHook } from "node:async_hooks";
 import { once } from "node:events";
 import { test } from "node:test";
-import { openAIEvents } from "./openai-events.ts";
-import { openAIStreamFailure } from "./openai-failure.ts";
-import { collectOrError as collect, eventStream } from "./test-support.ts";
+import { openAIEvents } from "./events.ts";
+import { openAIStreamFailure } from "./failure.ts";
+import { collectOrError as collect, eventStream } from "../test-support.ts";
 
 const chunk = (content: string) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
 const contentOf = (events: unknown[]) => events.map((e) => (e as { choices: { delta: { content: string } }[] }).choices[0].delta.content);

@@ -4,8 +4,8 @@
 // JSON is an error.
 import type { IncomingMessage } from "node:http";
 import type OpenAI from "openai";
-import { openAISdk } from "./openai-sdk.ts";
-import { parseJson, socketEvents } from "./socket-events.ts";
+import { openAISdk } from "./sdk.ts";
+import { parseJson, socketEvents } from "../socket-events.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 

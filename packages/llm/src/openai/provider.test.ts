@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIReply, startFakeOpenAI } from "@harness/test-utils";
-import { createOpenAIProvider, type OpenAIProviderOptions } from "./openai-provider.ts";
-import { collect, lastDone, textOf, thinkingOf } from "./test-support.ts";
-import type { ModelRequest } from "./types.ts";
+import { createOpenAIProvider, type OpenAIProviderOptions } from "./provider.ts";
+import { collect, lastDone, textOf, thinkingOf } from "../test-support.ts";
+import type { ModelRequest } from "../types.ts";
 
 async function setup(t: TestContext, replies: FakeOpenAIReply[], options: OpenAIProviderOptions = {}) {
   const fake = await startFakeOpenAI({ replies });

@@ -1,7 +1,7 @@
 // The OpenAI SDK, loaded when the first OpenAI-compatible provider is made: runs on Anthropic
 // models never load it. From its bundle, like the Anthropic SDK (see anthropic/sdk.ts); every SDK
 // value this package uses comes from here.
-import { requireBundled } from "./bundled-require.ts";
+import { requireBundled } from "../bundled-require.ts";
 
 type OpenAISdk = typeof import("openai");
 

@@ -2,20 +2,20 @@
 // gateways): the official SDK makes the requests, their streamed chunks are mapped to ModelEvents,
 // with the shared retry loop.
 import type OpenAI from "openai";
-import { type EventStreamInit, fetchFor } from "./http-fetch.ts";
-import { openAIEvents } from "./openai-events.ts";
-import { openEventStream } from "./socket-events.ts";
-import { openAIRequestFailure, openAIStreamFailure } from "./openai-failure.ts";
-import { chatCompletionsRequest, type ChatRequestOptions } from "./openai-request.ts";
-import { wholeReply } from "./openai-whole-reply.ts";
-import { openAISdk } from "./openai-sdk.ts";
-import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./openai-stream-state.ts";
-import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "./settings.ts";
-import { streamWithRetries, type WireStream } from "./stream-with-retries.ts";
-import { failAtOnce } from "./fail-at-once.ts";
-import { bodyFor, learnRefusal, type ServerQuirks } from "./openai-refused-fields.ts";
-import { shownURL } from "./shown-url.ts";
-import type { ModelEvent, ModelRequest, Provider } from "./types.ts";
+import { type EventStreamInit, fetchFor } from "../http-fetch.ts";
+import { openAIEvents } from "./events.ts";
+import { openEventStream } from "../socket-events.ts";
+import { openAIRequestFailure, openAIStreamFailure } from "./failure.ts";
+import { chatCompletionsRequest, type ChatRequestOptions } from "./request.ts";
+import { wholeReply } from "./whole-reply.ts";
+import { openAISdk } from "./sdk.ts";
+import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./stream-state.ts";
+import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "../settings.ts";
+import { streamWithRetries, type WireStream } from "../stream-with-retries.ts";
+import { failAtOnce } from "../fail-at-once.ts";
+import { bodyFor, learnRefusal, type ServerQuirks } from "./refused-fields.ts";
+import { shownURL } from "../shown-url.ts";
+import type { ModelEvent, ModelRequest, Provider } from "../types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -87,7 +87,7 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     open: async (attempt, signal, onActivity) => {
       const headers = { "x-stainless-retry-count": String(attempt - 1) };
       saidDone = true;
-      // A field the server refuses is left out or swapped (see openai-refused-fields.ts): each
+      // A field the server refuses is left out or swapped (see refused-fields.ts): each
       // lesson is learned once, so this ends.
       for (;;) {
         const sent = bodyFor(body, quirks);

@@ -3,10 +3,10 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIReply, startFakeOpenAI } from "@harness/test-utils";
-import { createOpenAIProvider } from "./openai-provider.ts";
-import { chatCompletionsRequest, PDF_NOT_SENT } from "./openai-request.ts";
-import { collect, lastDone } from "./test-support.ts";
-import type { ModelMessage, ModelRequest } from "./types.ts";
+import { createOpenAIProvider } from "./provider.ts";
+import { chatCompletionsRequest, PDF_NOT_SENT } from "./request.ts";
+import { collect, lastDone } from "../test-support.ts";
+import type { ModelMessage, ModelRequest } from "../types.ts";
 
 async function setup(t: TestContext, replies: FakeOpenAIReply[]) {
   const fake = await startFakeOpenAI({ replies });

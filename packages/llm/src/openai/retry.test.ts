@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test, type TestContext } from "node:test";
 import { type FakeOpenAIReply, startFakeOpenAI } from "@harness/test-utils";
-import { createOpenAIProvider, type OpenAIProviderOptions } from "./openai-provider.ts";
-import { collect, lastDone, retries, textOf } from "./test-support.ts";
-import type { ModelRequest } from "./types.ts";
+import { createOpenAIProvider, type OpenAIProviderOptions } from "./provider.ts";
+import { collect, lastDone, retries, textOf } from "../test-support.ts";
+import type { ModelRequest } from "../types.ts";
 
 async function setup(t: TestContext, replies: FakeOpenAIReply[], options: OpenAIProviderOptions = {}) {
   const fake = await startFakeOpenAI({ replies });
@@ -63,7 +63,7 @@ for (const status of [400, 401, 404]) {
     assert.equal(retries(events).length, 0);
     const done = lastDone(events);
     assert.equal(done.stopReason, "error");
-    // A 401 also says which variable gives the key (openai-hints.ts).
+    // A 401 also says which variable gives the key (hints.ts).
     assert.match(done.errorMessage ?? "", new RegExp(`^OpenAI API error ${status} \\(\\w+\\): explained ${status}(?: — .*OPENAI_API_KEY.*)?$`));
     assert.equal(fake.requests.length, 1);
   });

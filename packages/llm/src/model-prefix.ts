@@ -1,7 +1,7 @@
 // The provider family a model id names, by its prefix: "anthropic/<id>" and bare ids are
 // Anthropic's. Imports nothing but the Vertex and Bedrock switches, so that a caller can ask before
 // it loads any provider.
-import { bedrockEnabled } from "./bedrock-settings.ts";
+import { bedrockEnabled } from "./bedrock/settings.ts";
 import { vertexEnabled } from "./vertex-settings.ts";
 
 /** The prefix of `model` ("anthropic" for a bare id) and the id after it; the prefix is not checked. */

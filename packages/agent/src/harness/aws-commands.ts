@@ -1,5 +1,5 @@
 // Claude Code's awsCredentialExport and awsAuthRefresh settings: commands that make the AWS
-// credentials for Amazon Bedrock (the llm package's aws-credentials.ts runs them, through /bin/sh).
+// credentials for Amazon Bedrock (@harness/llm/aws-credentials runs them, through /bin/sh).
 // As with apiKeyHelper, only the user's and the managed settings (and the run's own, --settings) may
 // name them: a repository's settings must not decide what runs to make the credentials, nor which
 // credentials are sent.

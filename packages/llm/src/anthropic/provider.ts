@@ -13,9 +13,9 @@ import { expectEventStream } from "../retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "../settings.ts";
 import { sdkTracingOption } from "../sdk-tracing.ts";
-import { type AwsCommands, type BedrockAuth, bedrockAuth, checkedAuth, refreshBedrockAuth } from "../aws-credentials.ts";
-import { bedrockFetch } from "../bedrock-fetch.ts";
-import { bedrockSettings } from "../bedrock-settings.ts";
+import { type AwsCommands, type BedrockAuth, bedrockAuth, checkedAuth, refreshBedrockAuth } from "../aws/credentials.ts";
+import { bedrockFetch } from "../bedrock/fetch.ts";
+import { bedrockSettings } from "../bedrock/settings.ts";
 import { vertexFetch } from "../vertex-fetch.ts";
 import { checkedToken } from "../google-token.ts";
 import { vertexSettings } from "../vertex-settings.ts";
@@ -35,7 +35,7 @@ export type AnthropicProviderOptions = {
    * (a server hands them over per run, and keeps them from the runner's environment). */
   bedrockAuth?: BedrockAuth;
   /** On Amazon Bedrock, when the credentials are found rather than handed over: the settings'
-   * awsCredentialExport and awsAuthRefresh commands (aws-credentials.ts). */
+   * awsCredentialExport and awsAuthRefresh commands (aws/credentials.ts). */
   awsCommands?: AwsCommands;
   /** On Vertex AI: this access token instead of one minted from Application Default Credentials
    * (likewise). Used as given: it must outlast the run. */

@@ -159,7 +159,7 @@ function keysOf(query: RunnerQuery): ProviderOverrides {
   };
 }
 
-/** The query's Bedrock credentials, ranked as the environment's are (aws-credentials.ts). */
+/** The query's Bedrock credentials, ranked as the environment's are (@harness/llm/aws-credentials). */
 function bedrockAuthOf(query: RunnerQuery): BedrockAuth | undefined {
   if (query.awsBearerTokenBedrock) return { bearer: query.awsBearerTokenBedrock };
   if (query.awsAccessKeyId && query.awsSecretAccessKey) {

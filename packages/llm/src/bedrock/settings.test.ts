@@ -1,10 +1,10 @@
 // The Bedrock switches as the environment gives them, and the request the SDK's is turned into.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bedrockRequest } from "./bedrock-fetch.ts";
-import { bedrockProblems, bedrockSettings } from "./bedrock-settings.ts";
-import { hasAnthropicCredentials } from "./model-prefix.ts";
-import { baseUrlProblems } from "./base-urls.ts";
+import { bedrockRequest } from "./fetch.ts";
+import { bedrockProblems, bedrockSettings } from "./settings.ts";
+import { hasAnthropicCredentials } from "../model-prefix.ts";
+import { baseUrlProblems } from "../base-urls.ts";
 
 test("off unless CLAUDE_CODE_USE_BEDROCK says so; on, AWS_REGION (else AWS_DEFAULT_REGION) picks the endpoint", () => {
   assert.equal(bedrockSettings({ AWS_REGION: "us-east-1" }), undefined);

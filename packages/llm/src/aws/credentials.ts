@@ -3,15 +3,15 @@
 // (AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN, traded at STS as the AWS SDKs do), else the keys printed by
 // the awsCredentialExport command of the settings, else a profile's (AWS_PROFILE, default
 // "default") in the shared credentials and config files: an assumed role, its static keys, its
-// credential_process or its SSO sign-in (aws-profile.ts). When these find none, the settings'
+// credential_process or its SSO sign-in (profile.ts). When these find none, the settings'
 // awsAuthRefresh command (`aws sso login`) runs and they are tried once more.
-import { runCommand, shellCommand } from "./credential-command.ts";
-import { type CommandOptions, exportKeys, forgetKeptCredentials } from "./aws-credential-process.ts";
-import { AwsCredentialsError } from "./aws-credentials-error.ts";
-import type { AwsCredentials } from "./aws-sigv4.ts";
-import { profileKeys } from "./aws-profile.ts";
-import { environmentWebIdentity, webIdentityKeys } from "./aws-web-identity.ts";
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+import { runCommand, shellCommand } from "../credential-command.ts";
+import { type CommandOptions, exportKeys, forgetKeptCredentials } from "./credential-process.ts";
+import { AwsCredentialsError } from "./credentials-error.ts";
+import type { AwsCredentials } from "./sigv4.ts";
+import { profileKeys } from "./profile.ts";
+import { environmentWebIdentity, webIdentityKeys } from "./web-identity.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "../header-token.ts";
 
 export { AwsCredentialsError };
 

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { startFakeAwsAuth } from "@harness/test-utils";
-import { forgetKeptCredentials } from "./aws-credential-process.ts";
-import { bedrockAuth } from "./aws-credentials.ts";
-import { ssoPortalUrl } from "./aws-sso.ts";
+import { forgetKeptCredentials } from "./credential-process.ts";
+import { bedrockAuth } from "./credentials.ts";
+import { ssoPortalUrl } from "./sso.ts";
 
 const TOKEN = "aoaAAAAfake-sso-access-token";
 const DEV = { accessKeyId: "ASIASSODEV000001", secretAccessKey: "sso/dev/secret", sessionToken: "sso-dev-session" };

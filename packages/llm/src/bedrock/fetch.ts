@@ -5,13 +5,13 @@
 // credential. Bedrock streams the reply as AWS event-stream frames, each carrying one of the
 // Messages API's events: they are turned back into that API's SSE text, so retries, errors, usage
 // and thinking are the Anthropic provider's own.
-import { type BedrockAuth, bedrockAuth } from "./aws-credentials.ts";
-import { type EventStreamMessage, eventStreamDecoder } from "./aws-event-stream.ts";
-import { signatureHeaders } from "./aws-sigv4.ts";
-import type { BedrockSettings } from "./bedrock-settings.ts";
-import { headersWithoutCredential, messagesRequest, type SdkFetch } from "./cloud-request.ts";
-import { leadingText } from "./leading-text.ts";
-import type { EnvLike } from "./settings.ts";
+import { type BedrockAuth, bedrockAuth } from "../aws/credentials.ts";
+import { type EventStreamMessage, eventStreamDecoder } from "../aws/event-stream.ts";
+import { signatureHeaders } from "../aws/sigv4.ts";
+import type { BedrockSettings } from "./settings.ts";
+import { headersWithoutCredential, messagesRequest, type SdkFetch } from "../cloud-request.ts";
+import { leadingText } from "../leading-text.ts";
+import type { EnvLike } from "../settings.ts";
 
 export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
 const MAX_ERROR_BYTES = 64 * 1024;

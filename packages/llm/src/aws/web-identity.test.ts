@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { FAKE_AWS_KEYS, type FakeAwsAuth, startFakeAwsAuth, startHttpProxy } from "@harness/test-utils";
-import { forgetKeptCredentials } from "./aws-credential-process.ts";
-import { bedrockAuth } from "./aws-credentials.ts";
+import { forgetKeptCredentials } from "./credential-process.ts";
+import { bedrockAuth } from "./credentials.ts";
 
 const POD_ARN = "arn:aws:iam::111122223333:role/BedrockPod";
 const DEPLOY_ARN = "arn:aws:iam::999988887777:role/Deploy";

@@ -6,14 +6,14 @@
 // own source), as deep as MAX_CHAIN and never round in a loop.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { assumeRoleKeys, environmentKeys, roleOf } from "./aws-assume-role.ts";
-import { type CommandOptions, credentialProcessKeys } from "./aws-credential-process.ts";
-import { AwsCredentialsError } from "./aws-credentials-error.ts";
-import type { AwsCredentials } from "./aws-sigv4.ts";
-import { ssoKeys, ssoOf } from "./aws-sso.ts";
-import { profileWebIdentity, webIdentityKeys } from "./aws-web-identity.ts";
-import { awsFiles } from "./bedrock-settings.ts";
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+import { assumeRoleKeys, environmentKeys, roleOf } from "./assume-role.ts";
+import { type CommandOptions, credentialProcessKeys } from "./credential-process.ts";
+import { AwsCredentialsError } from "./credentials-error.ts";
+import type { AwsCredentials } from "./sigv4.ts";
+import { ssoKeys, ssoOf } from "./sso.ts";
+import { profileWebIdentity, webIdentityKeys } from "./web-identity.ts";
+import { awsFiles } from "../bedrock/settings.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "../header-token.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Ini = Map<string, Map<string, string>>;

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import { forgetKeptCredentials } from "./aws-credential-process.ts";
-import { AwsCredentialsError, bedrockAuth, refreshBedrockAuth } from "./aws-credentials.ts";
+import { forgetKeptCredentials } from "./credential-process.ts";
+import { AwsCredentialsError, bedrockAuth, refreshBedrockAuth } from "./credentials.ts";
 
 function home(t: TestContext, files: { credentials?: string; config?: string } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-aws-"));

@@ -1,7 +1,7 @@
 // The SigV4 signer against AWS's published examples (the Signature Version 4 test suite).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { authorization, sha256Hex, signatureHeaders } from "./aws-sigv4.ts";
+import { authorization, sha256Hex, signatureHeaders } from "./sigv4.ts";
 
 const EXAMPLE = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const SCOPE = { region: "us-east-1", service: "service", amzDate: "20150830T123600Z" };

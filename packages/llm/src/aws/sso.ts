@@ -6,13 +6,13 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./aws-credential-process.ts";
-import { AwsCredentialsError } from "./aws-credentials-error.ts";
-import type { Profile } from "./aws-profile.ts";
-import { serviceEndpoint, serviceReply } from "./aws-service.ts";
-import type { AwsCredentials } from "./aws-sigv4.ts";
-import { REGION, ssoCacheDir } from "./bedrock-settings.ts";
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./credential-process.ts";
+import { AwsCredentialsError } from "./credentials-error.ts";
+import type { Profile } from "./profile.ts";
+import { serviceEndpoint, serviceReply } from "./service.ts";
+import type { AwsCredentials } from "./sigv4.ts";
+import { REGION, ssoCacheDir } from "../bedrock/settings.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "../header-token.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

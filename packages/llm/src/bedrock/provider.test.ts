@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, type FakeReply, startFakeAnthropic } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic/provider.ts";
-import { forgetKeptCredentials } from "./aws-credential-process.ts";
-import { collect, lastDone, retries, textOf, thinkingOf } from "./test-support.ts";
+import { createAnthropicProvider } from "../anthropic/provider.ts";
+import { forgetKeptCredentials } from "../aws/credential-process.ts";
+import { collect, lastDone, retries, textOf, thinkingOf } from "../test-support.ts";
 
 async function setup(t: TestContext, replies: FakeReply[]) {
   const fake = await startFakeAnthropic({ replies, awsKeys: [FAKE_AWS_KEYS, { accessKeyId: "ASIATEMP", secretAccessKey: "temp-secret", sessionToken: "session-1" }] });

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { FAKE_AWS_KEYS, startFakeAwsAuth } from "@harness/test-utils";
-import { stsUrl } from "./aws-assume-role.ts";
-import { forgetKeptCredentials } from "./aws-credential-process.ts";
-import { bedrockAuth } from "./aws-credentials.ts";
-import { profileKeys } from "./aws-profile.ts";
+import { stsUrl } from "./assume-role.ts";
+import { forgetKeptCredentials } from "./credential-process.ts";
+import { bedrockAuth } from "./credentials.ts";
+import { profileKeys } from "./profile.ts";
 
 const ADMIN_ARN = "arn:aws:iam::111122223333:role/Admin";
 const DEPLOY_ARN = "arn:aws:iam::999988887777:role/Deploy";

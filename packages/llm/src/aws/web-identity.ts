@@ -5,12 +5,12 @@
 // token is the proof). The file is read afresh for each trade, since whoever writes it rotates it;
 // the keys are kept until a minute before they expire.
 import { open } from "node:fs/promises";
-import { assumedKeys, profileRole, ROLE_ARN, ROLE_ARN_FORM, SESSION_NAME, SESSION_NAME_FORM, stsRefusal, stsRegion, stsUrl } from "./aws-assume-role.ts";
-import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./aws-credential-process.ts";
-import { AwsCredentialsError } from "./aws-credentials-error.ts";
-import type { Profile } from "./aws-profile.ts";
-import { serviceReply } from "./aws-service.ts";
-import type { AwsCredentials } from "./aws-sigv4.ts";
+import { assumedKeys, profileRole, ROLE_ARN, ROLE_ARN_FORM, SESSION_NAME, SESSION_NAME_FORM, stsRefusal, stsRegion, stsUrl } from "./assume-role.ts";
+import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./credential-process.ts";
+import { AwsCredentialsError } from "./credentials-error.ts";
+import type { Profile } from "./profile.ts";
+import { serviceReply } from "./service.ts";
+import type { AwsCredentials } from "./sigv4.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { crc32 as crc } from "node:zlib";
 import { chunkFrame, eventStreamFrame, exceptionFrame } from "@harness/test-utils";
-import { EventStreamError, eventStreamDecoder } from "./aws-event-stream.ts";
-import { bedrockFetch } from "./bedrock-fetch.ts";
+import { EventStreamError, eventStreamDecoder } from "./event-stream.ts";
+import { bedrockFetch } from "../bedrock/fetch.ts";
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
 

@@ -2,8 +2,8 @@
 // setting), and how long the keys it printed are kept.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { splitCommand } from "./credential-command.ts";
-import { exportedCredentials, forgetKeptCredentials, keptCredentials, processCredentials } from "./aws-credential-process.ts";
+import { splitCommand } from "../credential-command.ts";
+import { exportedCredentials, forgetKeptCredentials, keptCredentials, processCredentials } from "./credential-process.ts";
 
 const NOW = Date.parse("2030-01-01T00:00:00Z");
 const SOURCE = `credential_process of profile "work" in /home/me/.aws/config`;

@@ -2,12 +2,12 @@
 // (the Query API: a form POST signed with SigV4 for "sts", answered in XML), signed with the keys
 // of the profile's source_profile or of the environment (credential_source = Environment). The keys
 // are kept until a minute before they expire.
-import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./aws-credential-process.ts";
-import { AwsCredentialsError } from "./aws-credentials-error.ts";
-import type { Profile } from "./aws-profile.ts";
-import { type ServiceReply, serviceEndpoint, serviceReply } from "./aws-service.ts";
-import { type AwsCredentials, signatureHeaders } from "./aws-sigv4.ts";
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+import { type CommandOptions, CREDENTIAL_TIMEOUT_MS, keptCredentials } from "./credential-process.ts";
+import { AwsCredentialsError } from "./credentials-error.ts";
+import type { Profile } from "./profile.ts";
+import { type ServiceReply, serviceEndpoint, serviceReply } from "./service.ts";
+import { type AwsCredentials, signatureHeaders } from "./sigv4.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "../header-token.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -2,7 +2,7 @@
 // provider, so that a caller can ask whether Bedrock is on before it loads any.
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { switchOn, switchProblems } from "./env-switch.ts";
+import { switchOn, switchProblems } from "../env-switch.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

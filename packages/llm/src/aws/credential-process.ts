@@ -4,10 +4,10 @@
 // `{"Credentials": {"AccessKeyId", "SecretAccessKey", "SessionToken", "Expiration"?}}`). What a
 // command printed is kept until a minute before it expires (keys with no Expiration until they are
 // forgotten: a refresh, the model saying they expired), so that requests do not wait on it each time.
-import { type CommandRun, runCommand, shellCommand, splitCommand } from "./credential-command.ts";
-import { AwsCredentialsError } from "./aws-credentials-error.ts";
-import type { AwsCredentials } from "./aws-sigv4.ts";
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+import { type CommandRun, runCommand, shellCommand, splitCommand } from "../credential-command.ts";
+import { AwsCredentialsError } from "./credentials-error.ts";
+import type { AwsCredentials } from "./sigv4.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "../header-token.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -2,7 +2,7 @@
 // Anthropic's. Imports nothing but the Vertex and Bedrock switches, so that a caller can ask before
 // it loads any provider.
 import { bedrockEnabled } from "./bedrock/settings.ts";
-import { vertexEnabled } from "./vertex-settings.ts";
+import { vertexEnabled } from "./vertex/settings.ts";
 
 /** The prefix of `model` ("anthropic" for a bare id) and the id after it; the prefix is not checked. */
 export function splitModelId(model: string): { prefix: string; rest: string } {

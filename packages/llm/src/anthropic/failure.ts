@@ -3,7 +3,7 @@ import { anthropicSdk } from "./sdk.ts";
 import { MISSING_ANTHROPIC_KEY } from "../model-prefix.ts";
 import { errorKindOf } from "../error-kind.ts";
 import { AwsCredentialsError } from "../aws/credentials.ts";
-import { GoogleAuthError } from "../google-token.ts";
+import { GoogleAuthError } from "../google/token.ts";
 import { certificateErrorIn } from "../certificate-error.ts";
 import { shownURL } from "../shown-url.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "../retry-policy.ts";

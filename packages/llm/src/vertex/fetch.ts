@@ -4,10 +4,10 @@
 // :streamRawPredict), the body names Vertex's API version, and a Google access token replaces the
 // SDK's credential. The answer is the same Messages SSE stream, so retries, errors, usage and
 // thinking are the Anthropic provider's own.
-import { googleAccessToken } from "./google-token.ts";
-import { headersWithoutCredential, messagesRequest, type SdkFetch } from "./cloud-request.ts";
-import type { EnvLike } from "./settings.ts";
-import type { VertexSettings } from "./vertex-settings.ts";
+import { googleAccessToken } from "../google/token.ts";
+import { headersWithoutCredential, messagesRequest, type SdkFetch } from "../cloud-request.ts";
+import type { EnvLike } from "../settings.ts";
+import type { VertexSettings } from "./settings.ts";
 
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 

@@ -1,22 +1,22 @@
 // Google access tokens for Vertex AI from Application Default Credentials, as google-auth-library
 // finds them: the file named by GOOGLE_APPLICATION_CREDENTIALS, else the one `gcloud auth
-// application-default login` writes, else the metadata server (google-metadata.ts). A file holds a
+// application-default login` writes, else the metadata server (metadata.ts). A file holds a
 // service account's key (it signs a JWT and trades it for a token), gcloud's user credentials (they
-// trade their refresh token), an external account (google-external-account.ts) or an impersonated
-// service account (its source credentials' token buys the target's, google-impersonation.ts).
+// trade their refresh token), an external account (external-account.ts) or an impersonated
+// service account (its source credentials' token buys the target's, impersonation.ts).
 // A token is kept, and handed out while it has the life left its caller asks for (a minute by default).
 import { sign } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { GoogleAuthError } from "./google-auth-error.ts";
-import { externalAccountToken } from "./google-external-account.ts";
-import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./google-impersonation.ts";
-import { metadataServer, metadataToken } from "./google-metadata.ts";
-import { httpUrl, oauthToken, type Fetch, type Kept } from "./google-reply.ts";
-import { fetchFor } from "./http-fetch.ts";
-import { credentialsFile } from "./vertex-settings.ts";
+import { GoogleAuthError } from "./auth-error.ts";
+import { externalAccountToken } from "./external-account.ts";
+import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./impersonation.ts";
+import { metadataServer, metadataToken } from "./metadata.ts";
+import { httpUrl, oauthToken, type Fetch, type Kept } from "./reply.ts";
+import { fetchFor } from "../http-fetch.ts";
+import { credentialsFile } from "../vertex/settings.ts";
 
-export { checkedToken, GoogleAuthError } from "./google-auth-error.ts";
-export { CLOUD_PLATFORM_SCOPE } from "./google-impersonation.ts";
+export { checkedToken, GoogleAuthError } from "./auth-error.ts";
+export { CLOUD_PLATFORM_SCOPE } from "./impersonation.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Fields = Record<string, unknown>;

@@ -4,8 +4,8 @@
 // one must fail fast, so the connection gets a few seconds; the answer, once connected, longer (GKE's
 // workload identity may take some seconds for a first token).
 import http from "node:http";
-import { checkedToken, GoogleAuthError } from "./google-auth-error.ts";
-import { MAX_REPLY_BYTES, type Kept } from "./google-reply.ts";
+import { checkedToken, GoogleAuthError } from "./auth-error.ts";
+import { MAX_REPLY_BYTES, type Kept } from "./reply.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

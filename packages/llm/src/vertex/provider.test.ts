@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { type FakeReply, startFakeAnthropic, startFakeGoogleToken } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic/provider.ts";
-import { createProviderForModel } from "./route-model.ts";
-import { collect, lastDone, textOf } from "./test-support.ts";
+import { createAnthropicProvider } from "../anthropic/provider.ts";
+import { createProviderForModel } from "../route-model.ts";
+import { collect, lastDone, textOf } from "../test-support.ts";
 
 async function setup(t: TestContext, replies: FakeReply[]) {
   const fake = await startFakeAnthropic({ replies });

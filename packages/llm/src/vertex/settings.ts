@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { switchOn, switchProblems } from "./env-switch.ts";
+import { switchOn, switchProblems } from "../env-switch.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

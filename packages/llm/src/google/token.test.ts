@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { startFakeGoogleToken } from "@harness/test-utils";
-import { googleAccessToken, GoogleAuthError } from "./google-token.ts";
+import { googleAccessToken, GoogleAuthError } from "./token.ts";
 
 async function setup(t: TestContext) {
   const google = await startFakeGoogleToken();

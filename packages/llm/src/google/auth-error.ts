@@ -1,5 +1,5 @@
 // The one error of Google credentials, shared by every way of getting a token.
-import { isHeaderToken, NOT_A_HEADER_TOKEN } from "./header-token.ts";
+import { isHeaderToken, NOT_A_HEADER_TOKEN } from "../header-token.ts";
 
 /** A Google credential that gives no token. `retryable`: the token server could not be reached or
  * failed on its side; anything else (a bad file, a refused grant) fails again the same way. */

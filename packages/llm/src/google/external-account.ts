@@ -4,9 +4,9 @@
 // service_account_impersonation_url is set, buys the service account's token. Subject tokens from
 // AWS or from an executable are refused by name.
 import { open } from "node:fs/promises";
-import { GoogleAuthError } from "./google-auth-error.ts";
-import { askGoogle, httpUrl, oauthToken, refusalOf, type Fetch, type Kept } from "./google-reply.ts";
-import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./google-impersonation.ts";
+import { GoogleAuthError } from "./auth-error.ts";
+import { askGoogle, httpUrl, oauthToken, refusalOf, type Fetch, type Kept } from "./reply.ts";
+import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./impersonation.ts";
 
 /** A subject token is a JWT or SAML assertion: a few KiB. */
 const MAX_SUBJECT_BYTES = 64 * 1024;

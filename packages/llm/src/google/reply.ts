@@ -1,8 +1,8 @@
 // One request to a Google token service (OAuth token endpoint, STS, IAM Credentials, a subject
 // token URL): sent with a deadline, its answer read only as far as any token reply goes, parsed,
 // and a failure said as one line naming the URL and what it answered, never a credential.
-import { GoogleAuthError, checkedToken } from "./google-auth-error.ts";
-import { leadingText } from "./leading-text.ts";
+import { GoogleAuthError, checkedToken } from "./auth-error.ts";
+import { leadingText } from "../leading-text.ts";
 
 /** A token reply is a few hundred bytes: a longer one is not read to its end. */
 export const MAX_REPLY_BYTES = 256 * 1024;

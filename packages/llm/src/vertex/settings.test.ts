@@ -1,10 +1,10 @@
 // The Vertex switches as the environment gives them, and the request the SDK's is turned into.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { vertexRequest } from "./vertex-fetch.ts";
-import { vertexProblems, vertexSettings } from "./vertex-settings.ts";
-import { hasAnthropicCredentials } from "./model-prefix.ts";
-import { baseUrlProblems } from "./base-urls.ts";
+import { vertexRequest } from "./fetch.ts";
+import { vertexProblems, vertexSettings } from "./settings.ts";
+import { hasAnthropicCredentials } from "../model-prefix.ts";
+import { baseUrlProblems } from "../base-urls.ts";
 
 test("off unless CLAUDE_CODE_USE_VERTEX says so; on, the region defaults to us-east5 and picks the endpoint", () => {
   assert.equal(vertexSettings({}), undefined);

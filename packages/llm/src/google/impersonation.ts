@@ -2,8 +2,8 @@
 // credential's token: how an impersonated service account (gcloud's
 // --impersonate-service-account) and an external account with service_account_impersonation_url
 // get the token Vertex AI is sent.
-import { checkedToken, GoogleAuthError } from "./google-auth-error.ts";
-import { askGoogle, refused, type Fetch, type Kept } from "./google-reply.ts";
+import { checkedToken, GoogleAuthError } from "./auth-error.ts";
+import { askGoogle, refused, type Fetch, type Kept } from "./reply.ts";
 
 export const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 

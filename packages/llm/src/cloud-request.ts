@@ -1,7 +1,7 @@
 // What the fetches for Claude on a cloud (vertex/fetch.ts, bedrock/fetch.ts) share: the Anthropic
 // SDK builds a Messages request as for Anthropic's API, and each takes it apart the same way before
 // sending it where its cloud serves it.
-import type { EventStreamInit } from "./http-fetch.ts";
+import type { EventStreamInit } from "./net/http-fetch.ts";
 
 /** The fetch the SDK is given. */
 export type SdkFetch = (input: string | URL | Request, init?: EventStreamInit) => Promise<Response>;

@@ -1,10 +1,10 @@
 // What a log (the server's, a run's or a runner's debug log) may not show, in whatever line it
-// comes: a URL's credentials and query (shown-url.ts), the secrets known by value (the environment's
+// comes: a URL's credentials and query (net/shown-url.ts), the secrets known by value (the environment's
 // by name, an MCP server's env and header values, an http hook's header values, the server's tokens)
 // and a secret in a shape that says so (`--api-key X`, `--token=X`, `Authorization: Bearer X`,
 // `X-Api-Key: X`). Each is shown as "***"; a command's name, a flag's name and a server's name stay,
 // for they are what the user debugs with.
-import { withShownURLs } from "./shown-url.ts";
+import { withShownURLs } from "./net/shown-url.ts";
 
 /** Secrets shorter than this are not hidden by value: such a value ("1", "true", a loopback
  * server's short token) would blot out ordinary words wherever it is. */

@@ -29,11 +29,11 @@ export { createOpenAIProvider, OPENAI_DEFAULT_BASE_URL } from "./openai/provider
 export type { OpenAIProviderOptions } from "./openai/provider.ts";
 export { createProviderForModel, MODEL_PREFIXES, OLLAMA_DEFAULT_BASE_URL, routeModel } from "./route-model.ts";
 export type { ModelPrefix, ModelRoute, ProviderOverrides, RoutedModel } from "./route-model.ts";
-export { baseUrlProblems, BASE_URL_VARIABLES } from "./base-urls.ts";
+export { baseUrlProblems, BASE_URL_VARIABLES } from "./net/base-urls.ts";
 export { customHeadersProblems } from "./anthropic/custom-headers.ts";
-export { fetchFor } from "./http-fetch.ts";
-export type { HttpFetch } from "./http-fetch.ts";
-export { networkProblem } from "./proxy-env.ts";
+export { fetchFor } from "./net/http-fetch.ts";
+export type { HttpFetch } from "./net/http-fetch.ts";
+export { networkProblem } from "./net/proxy-env.ts";
 export { credentialsFile, VERTEX_DEFAULT_REGION, vertexEnabled, vertexProblems, vertexSettings } from "./vertex/settings.ts";
 export type { VertexSettings } from "./vertex/settings.ts";
 export { awsFiles, bedrockEnabled, bedrockProblems, bedrockSettings } from "./bedrock/settings.ts";

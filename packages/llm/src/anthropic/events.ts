@@ -1,11 +1,11 @@
-// Anthropic's event stream read from the socket (socket-events.ts), with the same meaning as the
+// Anthropic's event stream read from the socket (net/socket-events.ts), with the same meaning as the
 // SDK's Stream: `ping` and unnamed events are skipped, an `error` event throws the SDK's APIError (so
 // failures are classified alike), any other event's data is parsed as JSON.
 import type { IncomingMessage } from "node:http";
 import type Anthropic from "@anthropic-ai/sdk";
 import { anthropicSdk } from "./sdk.ts";
 import { clip } from "../retry-policy.ts";
-import { parseJson, socketEvents } from "../socket-events.ts";
+import { parseJson, socketEvents } from "../net/socket-events.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
 

@@ -4,8 +4,8 @@ import { MISSING_ANTHROPIC_KEY } from "../model-prefix.ts";
 import { errorKindOf } from "../error-kind.ts";
 import { AwsCredentialsError } from "../aws/credentials.ts";
 import { GoogleAuthError } from "../google/token.ts";
-import { certificateErrorIn } from "../certificate-error.ts";
-import { shownURL } from "../shown-url.ts";
+import { certificateErrorIn } from "../net/certificate-error.ts";
+import { shownURL } from "../net/shown-url.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "../retry-policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */

@@ -3,12 +3,12 @@
 // visible to the caller as an event.
 import type Anthropic from "@anthropic-ai/sdk";
 import { anthropicEvents } from "./events.ts";
-import { openEventStream } from "../socket-events.ts";
+import { openEventStream } from "../net/socket-events.ts";
 import { type ClaudeService, requestFailure, streamFailure } from "./failure.ts";
 import { anthropicSdk } from "./sdk.ts";
 import { applyRawEvent, assistantMessage, createStreamState, finalStopReason, type StreamState } from "./stream-state.ts";
 import { withoutBlankText } from "../blank-text.ts";
-import { type EventStreamInit, fetchFor, fetchKeyOf, type HttpFetch } from "../http-fetch.ts";
+import { type EventStreamInit, fetchFor, fetchKeyOf, type HttpFetch } from "../net/http-fetch.ts";
 import { expectEventStream } from "../retry-policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "../settings.ts";

@@ -1,8 +1,8 @@
 // Calls to the AWS services that hand out keys (the SSO portal, STS): where they go, as the AWS SDKs
 // find it, and a reply read only as far as any such reply goes, within a time limit.
 import { AwsCredentialsError } from "./credentials-error.ts";
-import { fetchFor } from "../http-fetch.ts";
-import { leadingText } from "../leading-text.ts";
+import { fetchFor } from "../net/http-fetch.ts";
+import { leadingText } from "../net/leading-text.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

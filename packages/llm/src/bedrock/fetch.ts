@@ -10,7 +10,7 @@ import { type EventStreamMessage, eventStreamDecoder } from "../aws/event-stream
 import { signatureHeaders } from "../aws/sigv4.ts";
 import type { BedrockSettings } from "./settings.ts";
 import { headersWithoutCredential, messagesRequest, type SdkFetch } from "../cloud-request.ts";
-import { leadingText } from "../leading-text.ts";
+import { leadingText } from "../net/leading-text.ts";
 import type { EnvLike } from "../settings.ts";
 
 export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
@@ -29,7 +29,7 @@ export function bedrockFetch(settings: BedrockSettings, env: EnvLike, inner: Sdk
       const message = `model id ${JSON.stringify(request.model)} cannot be sent to Amazon Bedrock: name a Bedrock model id, inference profile or ARN`;
       return new Response(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } }), { status: 400, headers: { "content-type": "application/json" } });
     }
-    // The body is read here, through web streams: the socket is not handed over (socket-events.ts).
+    // The body is read here, through web streams: the socket is not handed over (net/socket-events.ts).
     const { onEventStream: _socket, ...rest } = init;
     const send = async () => {
       const headers = headersWithoutCredential(init);

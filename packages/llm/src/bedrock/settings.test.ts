@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { bedrockRequest } from "./fetch.ts";
 import { bedrockProblems, bedrockSettings } from "./settings.ts";
 import { hasAnthropicCredentials } from "../model-prefix.ts";
-import { baseUrlProblems } from "../base-urls.ts";
+import { baseUrlProblems } from "../net/base-urls.ts";
 
 test("off unless CLAUDE_CODE_USE_BEDROCK says so; on, AWS_REGION (else AWS_DEFAULT_REGION) picks the endpoint", () => {
   assert.equal(bedrockSettings({ AWS_REGION: "us-east-1" }), undefined);

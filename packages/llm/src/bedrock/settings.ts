@@ -39,7 +39,7 @@ export function bedrockSettings(env: Env): BedrockSettings | undefined {
 }
 
 /** What is wrong with the Bedrock variables of `env`, one line each. ANTHROPIC_BEDROCK_BASE_URL's
- * form is checked with the other endpoints (base-urls.ts). */
+ * form is checked with the other endpoints (net/base-urls.ts). */
 export function bedrockProblems(env: Env): string[] {
   const problems = switchProblems(env, ["CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_SKIP_BEDROCK_AUTH"]);
   if (!bedrockEnabled(env)) return problems;

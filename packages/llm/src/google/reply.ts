@@ -2,7 +2,7 @@
 // token URL): sent with a deadline, its answer read only as far as any token reply goes, parsed,
 // and a failure said as one line naming the URL and what it answered, never a credential.
 import { GoogleAuthError, checkedToken } from "./auth-error.ts";
-import { leadingText } from "../leading-text.ts";
+import { leadingText } from "../net/leading-text.ts";
 
 /** A token reply is a few hundred bytes: a longer one is not read to its end. */
 export const MAX_REPLY_BYTES = 256 * 1024;
@@ -11,7 +11,7 @@ const DEADLINE_MS = 30_000;
 /** A token, and when (by the caller's clock) it expires. */
 export type Kept = { token: string; expires: number };
 
-/** How a request goes out: through the proxy the run's environment names (http-fetch.ts fetchFor). */
+/** How a request goes out: through the proxy the run's environment names (net/http-fetch.ts fetchFor). */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 export type Reply = { response: Response; text: string; body: Record<string, unknown> };

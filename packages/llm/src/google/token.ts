@@ -12,7 +12,7 @@ import { externalAccountToken } from "./external-account.ts";
 import { CLOUD_PLATFORM_SCOPE, impersonatedToken } from "./impersonation.ts";
 import { metadataServer, metadataToken } from "./metadata.ts";
 import { httpUrl, oauthToken, type Fetch, type Kept } from "./reply.ts";
-import { fetchFor } from "../http-fetch.ts";
+import { fetchFor } from "../net/http-fetch.ts";
 import { credentialsFile } from "../vertex/settings.ts";
 
 export { checkedToken, GoogleAuthError } from "./auth-error.ts";

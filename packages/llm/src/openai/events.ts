@@ -1,11 +1,11 @@
-// A chat-completions event stream read from the socket (socket-events.ts), with the same meaning as
+// A chat-completions event stream read from the socket (net/socket-events.ts), with the same meaning as
 // the OpenAI SDK's Stream: `data: [DONE]` ends the reply, a chunk that carries an `error` (or an
 // `error` event) throws the SDK's APIError (so failures are classified alike), and data that is not
 // JSON is an error.
 import type { IncomingMessage } from "node:http";
 import type OpenAI from "openai";
 import { openAISdk } from "./sdk.ts";
-import { parseJson, socketEvents } from "../socket-events.ts";
+import { parseJson, socketEvents } from "../net/socket-events.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 

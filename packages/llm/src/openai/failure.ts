@@ -3,8 +3,8 @@
 import type { APIError } from "openai";
 import { openAISdk } from "./sdk.ts";
 import { errorKindOf } from "../error-kind.ts";
-import { certificateErrorIn } from "../certificate-error.ts";
-import { shownURL } from "../shown-url.ts";
+import { certificateErrorIn } from "../net/certificate-error.ts";
+import { shownURL } from "../net/shown-url.ts";
 import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "../retry-policy.ts";
 import { failureHint } from "./hints.ts";
 

@@ -2,9 +2,9 @@
 // gateways): the official SDK makes the requests, their streamed chunks are mapped to ModelEvents,
 // with the shared retry loop.
 import type OpenAI from "openai";
-import { type EventStreamInit, fetchFor } from "../http-fetch.ts";
+import { type EventStreamInit, fetchFor } from "../net/http-fetch.ts";
 import { openAIEvents } from "./events.ts";
-import { openEventStream } from "../socket-events.ts";
+import { openEventStream } from "../net/socket-events.ts";
 import { openAIRequestFailure, openAIStreamFailure } from "./failure.ts";
 import { chatCompletionsRequest, type ChatRequestOptions } from "./request.ts";
 import { wholeReply } from "./whole-reply.ts";
@@ -14,7 +14,7 @@ import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySetting
 import { streamWithRetries, type WireStream } from "../stream-with-retries.ts";
 import { failAtOnce } from "../fail-at-once.ts";
 import { bodyFor, learnRefusal, type ServerQuirks } from "./refused-fields.ts";
-import { shownURL } from "../shown-url.ts";
+import { shownURL } from "../net/shown-url.ts";
 import type { ModelEvent, ModelRequest, Provider } from "../types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { vertexRequest } from "./fetch.ts";
 import { vertexProblems, vertexSettings } from "./settings.ts";
 import { hasAnthropicCredentials } from "../model-prefix.ts";
-import { baseUrlProblems } from "../base-urls.ts";
+import { baseUrlProblems } from "../net/base-urls.ts";
 
 test("off unless CLAUDE_CODE_USE_VERTEX says so; on, the region defaults to us-east5 and picks the endpoint", () => {
   assert.equal(vertexSettings({}), undefined);

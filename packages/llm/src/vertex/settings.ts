@@ -43,7 +43,7 @@ export function vertexSettings(env: Env): VertexSettings | undefined {
 }
 
 /** What is wrong with the Vertex variables of `env`, one line each. ANTHROPIC_VERTEX_BASE_URL's
- * form is checked with the other endpoints (base-urls.ts). */
+ * form is checked with the other endpoints (net/base-urls.ts). */
 export function vertexProblems(env: Env): string[] {
   const problems = switchProblems(env, ["CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_SKIP_VERTEX_AUTH"]);
   if (!vertexEnabled(env)) return problems;

@@ -18,12 +18,12 @@ import {
   TEST_CLIENT_KEY_FILE,
   TEST_CLIENT_KEY_PASSPHRASE,
 } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic/provider.ts";
+import { createAnthropicProvider } from "../anthropic/provider.ts";
 import { CertificateError } from "./certificate-error.ts";
 import { fetchFor, httpFetch } from "./http-fetch.ts";
 import { networkProblem } from "./proxy-env.ts";
 import { tlsEnvOf } from "./tls-env.ts";
-import type { ModelEvent } from "./types.ts";
+import type { ModelEvent } from "../types.ts";
 
 const BODY = JSON.stringify({ model: "claude-test", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
 

@@ -9,7 +9,7 @@
 // matched exactly, `host:port`, `.example.com` or `*.example.com` (the domain and every name under
 // it) and IPv4 ranges `10.0.0.0-10.0.0.255`. A plain `example.com` matches that name only, not its
 // subdomains; loopback is proxied like any other host unless listed (`localhost,127.0.0.1`).
-import type { EnvLike } from "./settings.ts";
+import type { EnvLike } from "../settings.ts";
 import { tlsProblem } from "./tls-env.ts";
 
 export type ProxyEnv = { HTTPS_PROXY?: string; HTTP_PROXY?: string; NO_PROXY?: string };

@@ -17,7 +17,7 @@ import { redirectStep } from "./http-redirect.ts";
 import { RecentCache } from "./recent-cache.ts";
 import { type ProxyEnv, type ProxyEnvResult, proxyEnvOf } from "./proxy-env.ts";
 import { proxyHostOf, secureProxyOf } from "./proxy-tls.ts";
-import type { EnvLike } from "./settings.ts";
+import type { EnvLike } from "../settings.ts";
 import { type TlsEnv, type TlsEnvResult, tlsEnvOf } from "./tls-env.ts";
 
 /** A kept connection left idle is closed after this long: before the keep-alive timeouts servers

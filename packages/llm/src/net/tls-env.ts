@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { createSecureContext, getCACertificates } from "node:tls";
 import { RecentCache } from "./recent-cache.ts";
-import type { EnvLike } from "./settings.ts";
+import type { EnvLike } from "../settings.ts";
 
 /** Options for the run's https agent (none set: Node's defaults). `id` differs whenever they do. */
 export type TlsEnv = { ca?: string[]; cert?: Buffer; key?: Buffer; passphrase?: string; extraCaFile?: string; id: string };

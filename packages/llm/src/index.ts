@@ -42,11 +42,11 @@ export { AwsCredentialsError, bedrockAuth, refreshBedrockAuth } from "./aws/cred
 export type { AwsCommands, BedrockAuth } from "./aws/credentials.ts";
 export { GoogleAuthError, googleAccessToken } from "./google/token.ts";
 export { costUsd, priceOf } from "./cost.ts";
-export { formatDuration } from "./retry-policy.ts";
+export { formatDuration } from "./retry/policy.ts";
 export type { ModelPrice } from "./cost.ts";
 export { EFFORT_THINKING_BUDGET, thinkingBudget } from "./thinking.ts";
 export { defaultModel, DEFAULT_MAX_TOKENS, DEFAULT_MODEL, resolveRetrySettings } from "./settings.ts";
 export type { EnvLike } from "./settings.ts";
 export { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "./model-prefix.ts";
 export { isBlankText } from "./blank-text.ts";
-export type { ModelErrorKind } from "./error-kind.ts";
+export type { ModelErrorKind } from "./retry/error-kind.ts";

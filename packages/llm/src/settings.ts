@@ -7,7 +7,7 @@ export const DEFAULT_MODEL = "claude-sonnet-4-6";
 export const DEFAULT_MAX_TOKENS = 32_000;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_RETRY_BASE_MS = 500;
-/** A reply stream silent this long is given up on (see stream-with-retries.ts). Anthropic sends a
+/** A reply stream silent this long is given up on (see retry/stream-with-retries.ts). Anthropic sends a
  * ping every few seconds while a reply is under way. */
 export const DEFAULT_STREAM_IDLE_MS = 120_000;
 

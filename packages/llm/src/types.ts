@@ -2,7 +2,7 @@
 // failures (HTTP errors after retries, a broken stream, an abort) end the stream with a `done`
 // event whose stopReason says what happened — failures are values.
 import type { Usage } from "@harness/protocol";
-import type { ModelErrorKind } from "./error-kind.ts";
+import type { ModelErrorKind } from "./retry/error-kind.ts";
 
 /** A prompt-cache breakpoint (Anthropic): everything up to and including the marked block is cached.
  * Providers without prompt caching drop it. */

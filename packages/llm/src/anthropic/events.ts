@@ -4,7 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import type Anthropic from "@anthropic-ai/sdk";
 import { anthropicSdk } from "./sdk.ts";
-import { clip } from "../retry-policy.ts";
+import { clip } from "../retry/policy.ts";
 import { parseJson, socketEvents } from "../net/socket-events.ts";
 
 type RawEvent = Anthropic.RawMessageStreamEvent;

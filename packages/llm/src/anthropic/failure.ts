@@ -1,12 +1,12 @@
 // Anthropic's failures in words: SDK errors and stream error events, classified by the shared policy.
 import { anthropicSdk } from "./sdk.ts";
 import { MISSING_ANTHROPIC_KEY } from "../model-prefix.ts";
-import { errorKindOf } from "../error-kind.ts";
+import { errorKindOf } from "../retry/error-kind.ts";
 import { AwsCredentialsError } from "../aws/credentials.ts";
 import { GoogleAuthError } from "../google/token.ts";
 import { certificateErrorIn } from "../net/certificate-error.ts";
 import { shownURL } from "../net/shown-url.ts";
-import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "../retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, serviceNamed, statusFailure } from "../retry/policy.ts";
 
 /** Error event types that describe the request rather than the service: sending it again fails again. */
 const FINAL_ERROR_TYPES: ReadonlySet<string> = new Set([

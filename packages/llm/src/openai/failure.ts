@@ -2,10 +2,10 @@
 // classified by the shared retry policy.
 import type { APIError } from "openai";
 import { openAISdk } from "./sdk.ts";
-import { errorKindOf } from "../error-kind.ts";
+import { errorKindOf } from "../retry/error-kind.ts";
 import { certificateErrorIn } from "../net/certificate-error.ts";
 import { shownURL } from "../net/shown-url.ts";
-import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "../retry-policy.ts";
+import { causeChain, clip, type Failure, foreignBody, rootCause, statusFailure } from "../retry/policy.ts";
 import { failureHint } from "./hints.ts";
 
 /** Error types that describe the request rather than the service: sending it again fails again. */

@@ -11,7 +11,7 @@ import { wholeReply } from "./whole-reply.ts";
 import { openAISdk } from "./sdk.ts";
 import { applyChunk, createOpenAIStreamState, endWithoutFinishReason, openAIAssistantMessage, openAIStopReason, type OpenAIStreamState } from "./stream-state.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "../settings.ts";
-import { streamWithRetries, type WireStream } from "../stream-with-retries.ts";
+import { streamWithRetries, type WireStream } from "../retry/stream-with-retries.ts";
 import { failAtOnce } from "../fail-at-once.ts";
 import { bodyFor, learnRefusal, type ServerQuirks } from "./refused-fields.ts";
 import { shownURL } from "../net/shown-url.ts";

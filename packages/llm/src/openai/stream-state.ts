@@ -3,7 +3,7 @@
 // (calls stream one after another, as the OpenAI SDK also assumes) or when the finish_reason comes.
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
-import type { AttemptState } from "../stream-with-retries.ts";
+import type { AttemptState } from "../retry/stream-with-retries.ts";
 import { badInputMessage, parseToolInput } from "../tool-input.ts";
 import { createThinkTags, flushContent, splitContent, type ThinkTags } from "./think-tags.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "../types.ts";

@@ -3,7 +3,7 @@
 // chunks that would have streamed it; any other answer that is not an event stream is refused
 // in words (expectEventStream).
 import type OpenAI from "openai";
-import { expectEventStream } from "../retry-policy.ts";
+import { expectEventStream } from "../retry/policy.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 type Completion = OpenAI.Chat.Completions.ChatCompletion;

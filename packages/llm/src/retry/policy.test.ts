@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { foreignBody, MAX_RETRY_DELAY_MS, parseRetryAfter, retryDelayMs, statusFailure } from "./retry-policy.ts";
+import { foreignBody, MAX_RETRY_DELAY_MS, parseRetryAfter, retryDelayMs, statusFailure } from "./policy.ts";
 
 test("backoff doubles with each retry, adds at most a quarter of jitter, and never exceeds 60 s", () => {
   for (let attempt = 1; attempt <= 4; attempt++) {

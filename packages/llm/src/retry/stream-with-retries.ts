@@ -3,11 +3,11 @@
 // is announced as an event; the SDKs' own retries are off.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
-import { costUsd } from "./cost.ts";
-import { debugLog, debugOn } from "./debug-log.ts";
-import { type Failure, formatDuration, MAX_RETRY_DELAY_MS, NotAnEventStream, retryDelayMs } from "./retry-policy.ts";
-import type { RetrySettings } from "./settings.ts";
-import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "./types.ts";
+import { costUsd } from "../cost.ts";
+import { debugLog, debugOn } from "../debug-log.ts";
+import { type Failure, formatDuration, MAX_RETRY_DELAY_MS, NotAnEventStream, retryDelayMs } from "./policy.ts";
+import type { RetrySettings } from "../settings.ts";
+import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "../types.ts";
 
 export type AttemptState = {
   /** The reply arrived whole (Anthropic: message_stop; chat completions: a finish_reason). */

@@ -12,7 +12,7 @@ import { type EventStreamInit, fetchFor, fetchKeyOf, type HttpFetch } from "../n
 import { expectEventStream } from "../retry/policy.ts";
 import { CUSTOM_HEADERS_VARIABLE, parseCustomHeaders } from "./custom-headers.ts";
 import { type EnvLike, resolveMaxTokens, resolveRetrySettings, type RetrySettings } from "../settings.ts";
-import { sdkTracingOption } from "../sdk-tracing.ts";
+import { sdkTracingOption } from "./sdk-tracing.ts";
 import { type AwsCommands, type BedrockAuth, bedrockAuth, checkedAuth, refreshBedrockAuth } from "../aws/credentials.ts";
 import { bedrockFetch } from "../bedrock/fetch.ts";
 import { bedrockSettings } from "../bedrock/settings.ts";

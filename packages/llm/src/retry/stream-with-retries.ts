@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
 import { costUsd } from "../cost.ts";
-import { debugLog, debugOn } from "../debug-log.ts";
+import { debugLog, debugOn } from "../log/debug-log.ts";
 import { type Failure, formatDuration, MAX_RETRY_DELAY_MS, NotAnEventStream, retryDelayMs } from "./policy.ts";
 import type { RetrySettings } from "../settings.ts";
 import type { ModelEvent, ModelMessage, ModelRequest, StopReason } from "../types.ts";

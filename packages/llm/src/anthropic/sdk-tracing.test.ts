@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { createAnthropicProvider } from "./anthropic/provider.ts";
+import { createAnthropicProvider } from "./provider.ts";
 import { sdkTracingOption } from "./sdk-tracing.ts";
-import { collect, textOf } from "./test-support.ts";
+import { collect, textOf } from "../test-support.ts";
 
 const GLOBAL = Symbol.for("opentelemetry.js.api.1");
 type Registry = { [GLOBAL]?: Record<string, unknown> };

@@ -3,7 +3,7 @@
 // span. With no tracer provider or propagator registered in the process, that span records nothing
 // and carries no trace context, yet building it costs each run some 0.15 ms of its event loop,
 // which a runner starting runs by the dozen pays in one go.
-import type { EnvLike } from "./settings.ts";
+import type { EnvLike } from "../settings.ts";
 
 /** Where @opentelemetry/api (any copy of major version 1, the SDK's bundled one included) keeps
  * what the application registered: `trace` (a tracer provider), `propagation`, `context`. */

@@ -4,7 +4,7 @@
 // and a secret in a shape that says so (`--api-key X`, `--token=X`, `Authorization: Bearer X`,
 // `X-Api-Key: X`). Each is shown as "***"; a command's name, a flag's name and a server's name stay,
 // for they are what the user debugs with.
-import { withShownURLs } from "./net/shown-url.ts";
+import { withShownURLs } from "../net/shown-url.ts";
 
 /** Secrets shorter than this are not hidden by value: such a value ("1", "true", a loopback
  * server's short token) would blot out ordinary words wherever it is. */

@@ -4,7 +4,7 @@ import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { modelInputSchema } from "./input-schema.ts";
 import { withRequestSignal } from "./request-signal.ts";
-import { fitOutputImages } from "../tools/fit-image.ts";
+import { fitOutputImages } from "../tools/image/fit-image.ts";
 import { limitsOf } from "../tools/state.ts";
 import { convertToolResult } from "./tool-result.ts";
 import { progressLines } from "./progress-lines.ts";

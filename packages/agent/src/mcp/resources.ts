@@ -8,7 +8,7 @@ import type { Tool, ToolOutput } from "../types.ts";
 import type { McpConnection } from "./connection.ts";
 import { listPages } from "./list-pages.ts";
 import { withRequestSignal } from "./request-signal.ts";
-import { fitOutputImages } from "../tools/fit-image.ts";
+import { fitOutputImages } from "../tools/image/fit-image.ts";
 import { limitsOf } from "../tools/state.ts";
 import { convertToolResult } from "./tool-result.ts";
 import { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from "./resource-names.ts";

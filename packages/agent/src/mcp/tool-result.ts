@@ -1,6 +1,6 @@
 // Turns an MCP tools/call result into what the model sees.
 import { isBlankText } from "@harness/llm";
-import { MAX_IMAGE_SOURCE_BYTES } from "../tools/fit-image.ts";
+import { MAX_IMAGE_SOURCE_BYTES } from "../tools/image/fit-image.ts";
 import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
 
 /** What Claude Code answers for a call that produced no content. */

@@ -9,7 +9,7 @@ import { remember, snapshotFile } from "./file-state.ts";
 import { parseNotebook } from "./notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 import { numberedLine } from "./numbered-line.ts";
-import { isImagePath, readImage } from "./read-image.ts";
+import { isImagePath, readImage } from "./image/read-image.ts";
 import { PDF_MAX_PAGES_PER_READ, PDF_WHOLE_MAX_PAGES, readPdf } from "./read-pdf.ts";
 import { limitsOf, type ToolState } from "./state.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PNG } from "pngjs";
 import { fitImage } from "./fit-image.ts";
-import { gifFile, imageIn, pixels, pngFile, readThroughModel, textIn, webpFile } from "./image-test-support.ts";
+import { gifFile, imageIn, pixels, pngFile, readThroughModel, textIn, webpFile } from "./test-support.ts";
 import { decodeWebpImage, encodeWebpImage } from "./webp-codec.ts";
 
 test("a GIF larger than the model takes is sent as its first frame, shrunk to a PNG, and the model is told", async (t) => {

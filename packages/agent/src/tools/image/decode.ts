@@ -2,7 +2,7 @@
 import { GifReader } from "omggif";
 import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin, fittingSink } from "./area-scaler.ts";
-import { MAX_DECODED_PIXELS, type ImageType } from "./image-size.ts";
+import { MAX_DECODED_PIXELS, type ImageType } from "./size.ts";
 import { decodeJpegRows } from "./jpeg-decode.ts";
 import { decodePngRows } from "./png-decode.ts";
 import { readWebpAnimation, type WebpAnimation } from "./webp-animation.ts";

@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { callTool, tempWorkspace } from "../testing/fixtures.ts";
-import { imageSize } from "./image-size.ts";
-import { readTool } from "./read.ts";
+import { callTool, tempWorkspace } from "../../testing/fixtures.ts";
+import { imageSize } from "./size.ts";
+import { readTool } from "../read.ts";
 
 /** The first bytes of images of `width` × `height`, as far as their headers go. */
 const png = (width: number, height: number) => {

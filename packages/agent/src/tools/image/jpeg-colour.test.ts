@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import jpeg from "jpeg-js";
 import { fitImage } from "./fit-image.ts";
-import { flatJpegFile, imageIn, readThroughModel, shrinkInChild, textIn } from "./image-test-support.ts";
+import { flatJpegFile, imageIn, readThroughModel, shrinkInChild, textIn } from "./test-support.ts";
 
 /** The RGB the model got at (x, y) of a JPEG it was sent. */
 function rgbAt(bytes: Buffer, x: number, y: number): number[] {

@@ -2,13 +2,13 @@
 // encoded again. A JPEG stays JPEG, a WebP (an animated one's first frame) WebP, each falling back
 // to JPEG when still too large, and a PNG or a GIF's first frame becomes PNG (JPEG once PNG is too
 // large, unless transparent), as Claude Code sends them. Pure: it takes seconds for a photo of tens
-// of megapixels, so the runner calls it in a worker thread (image-shrink-worker.ts), never on its
+// of megapixels, so the runner calls it in a worker thread (shrink-worker.ts), never on its
 // event loop.
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { type Dimensions, downscale, fitWithin } from "./area-scaler.ts";
-import { decodeImage, type Raster } from "./image-decode.ts";
-import type { ImageType } from "./image-size.ts";
+import { decodeImage, type Raster } from "./decode.ts";
+import type { ImageType } from "./size.ts";
 import { jpegOrientation, orient, swapsSides } from "./jpeg-orientation.ts";
 import { encodeWebpImage } from "./webp-codec.ts";
 

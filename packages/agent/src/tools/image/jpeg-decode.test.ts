@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import jpeg from "jpeg-js";
-import { decodeImage } from "./image-decode.ts";
+import { decodeImage } from "./decode.ts";
 import { fitImage } from "./fit-image.ts";
-import { flatJpegFile, imageIn, mozJpegFile, pixels, readThroughModel, textIn } from "./image-test-support.ts";
+import { flatJpegFile, imageIn, mozJpegFile, pixels, readThroughModel, textIn } from "./test-support.ts";
 
 /** A gradient with noise, which makes MozJPEG refine coefficients over several scans at high quality. */
 function noisy(width: number, height: number): { width: number; height: number; data: Uint8Array } {

@@ -1,7 +1,7 @@
 // Width and height of a PNG, JPEG, GIF or WebP image, read from its header: the model API refuses
 // an image larger than it takes, and such an image, once in a conversation, makes every later
 // request of it fail too; so one too large is shrunk first, or refused.
-import type { ToolImageBlock } from "../types.ts";
+import type { ToolImageBlock } from "../../types.ts";
 
 /** The image types the model API takes. */
 export type ImageType = ToolImageBlock["source"]["media_type"];

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import zlib from "node:zlib";
 import { PNG } from "pngjs";
-import { decodeImage } from "./image-decode.ts";
-import { pixels, shrinkInChild } from "./image-test-support.ts";
+import { decodeImage } from "./decode.ts";
+import { pixels, shrinkInChild } from "./test-support.ts";
 
 /** A PNG put together chunk by chunk: `rows` unfiltered (filter byte 0 each) and deflated. */
 function handMadePng(width: number, height: number, depth: number, colourType: number, rows: (y: number) => Uint8Array, extra: [string, Buffer][] = []): Buffer {

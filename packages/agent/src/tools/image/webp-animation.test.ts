@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { test, type TestContext } from "node:test";
-import { tempWorkspace } from "../testing/fixtures.ts";
-import { animatedWebpFile, flatWebpFile, imageIn, pixels, readThroughModel, riffChunk, textIn } from "./image-test-support.ts";
-import { readTool } from "./read.ts";
-import { createToolState } from "./state.ts";
-import { callWithState } from "./test-helpers.ts";
+import { tempWorkspace } from "../../testing/fixtures.ts";
+import { animatedWebpFile, flatWebpFile, imageIn, pixels, readThroughModel, riffChunk, textIn } from "./test-support.ts";
+import { readTool } from "../read.ts";
+import { createToolState } from "../state.ts";
+import { callWithState } from "../test-helpers.ts";
 import { decodeWebpImage, encodeWebpImage } from "./webp-codec.ts";
 
 const RED = [255, 0, 0, 255];

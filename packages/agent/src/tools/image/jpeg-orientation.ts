@@ -1,7 +1,7 @@
 // A JPEG's EXIF orientation: how a camera that stored the picture sideways (or mirrored) says to
 // show it. A shrunk image is encoded again without EXIF, so its pixels are turned as the tag says
 // first; otherwise a portrait phone photo would reach the model lying on its side.
-import type { Raster } from "./image-decode.ts";
+import type { Raster } from "./decode.ts";
 
 /** The orientation (1–8) in the EXIF block of a JPEG's APP1 segment; 1 (as stored) when there is
  * none or it cannot be read. Reads only the segments before the image data. */

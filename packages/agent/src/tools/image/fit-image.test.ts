@@ -7,13 +7,13 @@ import type { ToolResultBlock } from "@harness/llm";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { callTool, tempWorkspace } from "../testing/fixtures.ts";
+import { withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { callTool, tempWorkspace } from "../../testing/fixtures.ts";
 import { fitImage, fitOutputImages } from "./fit-image.ts";
 import { downscale } from "./area-scaler.ts";
-import { blocksOf, imageIn, jpegFile, pngFile, readThroughModel, textIn } from "./image-test-support.ts";
-import { readTool } from "./read.ts";
+import { blocksOf, imageIn, jpegFile, pngFile, readThroughModel, textIn } from "./test-support.ts";
+import { readTool } from "../read.ts";
 
 test("a PNG larger than the model takes is shrunk to fit, kept PNG for its transparency, and the model is told", async (t) => {
   const { result } = await readThroughModel(t, "wide.png", pngFile(3000, 1000, true));

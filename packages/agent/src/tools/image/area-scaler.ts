@@ -1,6 +1,6 @@
 // Scaling an RGBA image down by area averaging (a box filter), fed one source row at a time, so
 // that a decoder can hand over each row as it makes it and the whole source is never held.
-import type { Raster } from "./image-decode.ts";
+import type { Raster } from "./decode.ts";
 
 export type Dimensions = { width: number; height: number };
 

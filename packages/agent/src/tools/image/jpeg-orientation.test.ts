@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import jpeg from "jpeg-js";
-import { shrinkImage } from "./image-shrink.ts";
+import { shrinkImage } from "./shrink.ts";
 import { jpegOrientation, orient } from "./jpeg-orientation.ts";
 
 /** An APP1 EXIF segment whose IFD0 holds an orientation tag (and one other tag before it). */

@@ -4,7 +4,7 @@
 // picture; a progressive one, or one in several scans, keeps its coefficients (two bytes a sample)
 // until the last scan. Colours as jpeg-colour.ts says.
 import type { Dimensions, RowSink } from "./area-scaler.ts";
-import { isStartOfFrame } from "./image-size.ts";
+import { isStartOfFrame } from "./size.ts";
 import type { Frame } from "./jpeg-bands.ts";
 import { BitReader, huffmanTable, type HuffmanTable } from "./jpeg-blocks.ts";
 import { colourOf } from "./jpeg-colour.ts";

@@ -4,7 +4,7 @@
 import fs from "node:fs/promises";
 import decodeWebp, { init as initDecoder } from "@jsquash/webp/decode.js";
 import encodeWebp, { init as initEncoder } from "@jsquash/webp/encode.js";
-import type { Raster } from "./image-decode.ts";
+import type { Raster } from "./decode.ts";
 
 let decoderReady: Promise<unknown> | undefined;
 let encoderReady: Promise<unknown> | undefined;

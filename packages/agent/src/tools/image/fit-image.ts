@@ -1,13 +1,13 @@
 // An image made fit for the model API before it is sent, as Claude Code does: one larger than
-// FIT_SIDE on a side or than the byte limit is scaled down (image-shrink.ts, on a worker thread)
+// FIT_SIDE on a side or than the byte limit is scaled down (shrink.ts, on a worker thread)
 // and the model is told so. An image that fits is sent as it is, byte for byte.
 import { Worker } from "node:worker_threads";
-import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../types.ts";
+import type { ToolImageBlock, ToolOutput, ToolOutputBlock } from "../../types.ts";
 import type { Dimensions } from "./area-scaler.ts";
 // Types only: the codecs load on the worker thread, not in every process that might see an image.
-import type { Shrunk } from "./image-shrink.ts";
-import { imageSize, MAX_DECODED_PIXELS, sniffImageType, type ImageType } from "./image-size.ts";
-import { formatBytes } from "./paths.ts";
+import type { Shrunk } from "./shrink.ts";
+import { imageSize, MAX_DECODED_PIXELS, sniffImageType, type ImageType } from "./size.ts";
+import { formatBytes } from "../paths.ts";
 import { readWebpAnimation } from "./webp-animation.ts";
 
 /** Longest side of an image sent to the model, in pixels. The API takes 8000, but only 2000 in a
@@ -146,7 +146,7 @@ async function shrinkOnWorker(bytes: Buffer, type: ImageType, limits: { maxSide:
     return cancelled;
   }
   return new Promise((resolve) => {
-    const worker = new Worker(new URL("./image-shrink-worker.ts", import.meta.url), { workerData: { bytes: new Uint8Array(bytes), type, limits } });
+    const worker = new Worker(new URL("./shrink-worker.ts", import.meta.url), { workerData: { bytes: new Uint8Array(bytes), type, limits } });
     let settled = false;
     const settle = (result: Shrunk) => {
       if (settled) return;

@@ -11,10 +11,10 @@ import type { AgentEvent } from "@harness/protocol";
 import jpeg from "jpeg-js";
 import { GifWriter } from "omggif";
 import { PNG } from "pngjs";
-import { tempWorkspace, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
+import { tempWorkspace, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
 import encodeMozJpeg, { init as initMozJpeg } from "@jsquash/jpeg/encode.js";
-import type { ImageType } from "./image-size.ts";
+import type { ImageType } from "./size.ts";
 import { encodeWebpImage } from "./webp-codec.ts";
 
 /** A `width` × `height` image with smooth gradients (as a photo or screenshot has), optionally
@@ -125,7 +125,7 @@ export async function shrinkInChild(t: TestContext, bytes: Buffer, type: ImageTy
   await fs.writeFile(file, bytes);
   const script = `
     import fs from "node:fs";
-    import { shrinkImage } from ${JSON.stringify(new URL("./image-shrink.ts", import.meta.url).href)};
+    import { shrinkImage } from ${JSON.stringify(new URL("./shrink.ts", import.meta.url).href)};
     const shrunk = await shrinkImage(new Uint8Array(fs.readFileSync(${JSON.stringify(file)})), ${JSON.stringify(type)}, { maxSide: 2000, maxBytes: 3932160 });
     console.log(JSON.stringify({ to: shrunk.ok ? shrunk.to : shrunk.reason, peakMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
   const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);

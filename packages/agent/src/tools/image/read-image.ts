@@ -1,9 +1,9 @@
 // Images for the model: Read returns PNG, JPEG, GIF and WebP files as image content blocks.
 import path from "node:path";
-import type { ToolOutput } from "../types.ts";
+import type { ToolOutput } from "../../types.ts";
 import { fitImage, MAX_IMAGE_SOURCE_BYTES, resizeNote } from "./fit-image.ts";
-import { sniffImageType } from "./image-size.ts";
-import { formatBytes, wholeFile } from "./paths.ts";
+import { sniffImageType } from "./size.ts";
+import { formatBytes, wholeFile } from "../paths.ts";
 
 export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp"]);
 

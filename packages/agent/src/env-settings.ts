@@ -11,7 +11,7 @@ import { deferThresholdSetting } from "./tool-registry/registry.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Claude Code's limits on commands and MCP servers, each read where it is used (tools/bash.ts,
+/** Claude Code's limits on commands and MCP servers, each read where it is used (tools/shell/bash.ts,
  * mcp/manager.ts), which goes on with its default on a value it cannot use. */
 const CLAUDE_CODE_LIMITS = [
   ["BASH_DEFAULT_TIMEOUT_MS", "milliseconds"],

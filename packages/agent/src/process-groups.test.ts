@@ -13,7 +13,7 @@ const url = (file: string) => pathToFileURL(path.join(here, file)).href;
 // A process that runs commands with the real tools, leaves some running, and is then SIGKILLed:
 // nothing it started may outlive it.
 const VICTIM = `
-import { bashTool } from ${JSON.stringify(url("tools/bash.ts"))};
+import { bashTool } from ${JSON.stringify(url("tools/shell/bash.ts"))};
 import { createToolState } from ${JSON.stringify(url("tools/state.ts"))};
 import { callWithState } from ${JSON.stringify(url("tools/test-helpers.ts"))};
 const cwd = process.argv[2];

@@ -5,7 +5,7 @@ import { executeToolCalls } from "./execute-tool-calls.ts";
 import { defineTool } from "./define-tool.ts";
 import { STREAM_HEAD_CHARS, STREAM_TAIL_CHARS } from "./tool-output-stream.ts";
 import { tempWorkspace } from "./testing/fixtures.ts";
-import { bashTool } from "./tools/bash.ts";
+import { bashTool } from "./tools/shell/bash.ts";
 import type { Tool } from "./types.ts";
 import { z } from "zod";
 

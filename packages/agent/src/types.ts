@@ -11,7 +11,7 @@ import type { SandboxPolicy } from "./sandbox/policy.ts";
 import type { SettingsFileScope } from "./settings/types.ts";
 import type { BackgroundAgents } from "./subagents/background-agents.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
-import type { ShellCwd } from "./tools/shell-cwd.ts";
+import type { ShellCwd } from "./tools/shell/cwd.ts";
 import type { ToolState, WebSearchProvider } from "./tools/state.ts";
 
 export type ToolContext = {
@@ -54,7 +54,7 @@ export type ToolContext = {
   planMode?: { active(): boolean; exit(): void };
   /** The run's sandbox, when the settings turn it on: Bash runs its commands inside it. */
   sandbox?: SandboxPolicy;
-  /** Where the calling agent's Bash commands start, and what moves it (tools/shell-cwd.ts). Absent:
+  /** Where the calling agent's Bash commands start, and what moves it (tools/shell/cwd.ts). Absent:
    * every command starts in `cwd`. */
   shell?: ShellCwd;
   /** Hands over output the call produced since the last time (text as it comes, in order), so

@@ -33,7 +33,7 @@ export type HookHostOptions = {
   /** Awaited before the hooks of an event run their commands (RunAgentOptions.beforeChanges, which
    * runAgent makes never reject). */
   beforeCommands?: () => Promise<void>;
-  /** The file SessionStart hooks are given as CLAUDE_ENV_FILE (tools/session-env.ts). */
+  /** The file SessionStart hooks are given as CLAUDE_ENV_FILE (tools/shell/session-env.ts). */
   sessionEnvFile?: () => string | undefined;
   /** Writes the conversation so far for the hooks and returns the file's path (`transcript_path`). */
   transcriptPath?: () => string;

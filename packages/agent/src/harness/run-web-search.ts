@@ -2,7 +2,7 @@
 // (ANTHROPIC_SMALL_FAST_MODEL, else haiku) beside the run's, through the run's provider.
 import type { Usage } from "@harness/protocol";
 import { resolveHookModel } from "../subagents/agent-model.ts";
-import { claudeWebSearch } from "../tools/claude-web-search.ts";
+import { claudeWebSearch } from "../tools/web/claude-web-search.ts";
 import type { WebSearchProvider } from "../tools/state.ts";
 import { besideParent } from "./model.ts";
 import type { RunContext } from "./run-context.ts";

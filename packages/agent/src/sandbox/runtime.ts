@@ -6,7 +6,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { findRipgrep } from "../tools/grep.ts";
+import { findRipgrep } from "../tools/grep/grep.ts";
 import { gitConfigPaths } from "./git-config-paths.ts";
 import { protectedPaths, type SandboxPolicy } from "./policy.ts";
 import { entryPath, named } from "./sandbox-paths.ts";

@@ -9,7 +9,7 @@ export function workspaceTmpDir(cwd: string): string {
   return path.join(sandboxTmpRoot(), workspaceKey(cwd));
 }
 
-/** Where the conversations in a directory keep their CLAUDE_ENV_FILE (tools/session-env.ts): beside
+/** Where the conversations in a directory keep their CLAUDE_ENV_FILE (tools/shell/session-env.ts): beside
  * its temporary directory, under the same root, so that a host which hides that root from the other
  * workspaces' commands hides it too; its own sandboxed commands may read it, not write it. */
 export function workspaceEnvDir(cwd: string): string {

@@ -3,7 +3,7 @@
 // taken too).
 import { z } from "zod";
 import { defineTool } from "../define-tool.ts";
-import { killShellTool } from "../tools/kill-shell.ts";
+import { killShellTool } from "../tools/shell/kill-shell.ts";
 import type { ToolContext, ToolOutput } from "../types.ts";
 import type { BackgroundAgent } from "./background-agents.ts";
 import { outputText } from "./task-notification.ts";

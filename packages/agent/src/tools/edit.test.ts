@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { editTool } from "./edit.ts";
 import { multiEditTool } from "./multi-edit.ts";
-import { notebookEditTool } from "./notebook-edit.ts";
+import { notebookEditTool } from "./notebook/notebook-edit.ts";
 
 async function fileWith(t: import("node:test").TestContext, content: string) {
   const cwd = await tempWorkspace(t);

@@ -1,17 +1,17 @@
 import type { Tool } from "../types.ts";
-import { bashOutputTool } from "./bash-output.ts";
-import { bashTool } from "./bash.ts";
+import { bashOutputTool } from "./shell/bash-output.ts";
+import { bashTool } from "./shell/bash.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
-import { createGrepTool, grepTool } from "./grep.ts";
-import { killShellTool } from "./kill-shell.ts";
+import { createGrepTool, grepTool } from "./grep/grep.ts";
+import { killShellTool } from "./shell/kill-shell.ts";
 import { multiEditTool } from "./multi-edit.ts";
-import { notebookEditTool } from "./notebook-edit.ts";
+import { notebookEditTool } from "./notebook/notebook-edit.ts";
 import { readTool } from "./read.ts";
 import type { ToolState } from "./state.ts";
 import { todoWriteTool } from "./todo-write.ts";
-import { webFetchTool } from "./web-fetch.ts";
-import { webSearchTool } from "./web-search.ts";
+import { webFetchTool } from "./web/web-fetch.ts";
+import { webSearchTool } from "./web/web-search.ts";
 import { writeTool } from "./write.ts";
 
 export type BuiltinToolsOptions = {
@@ -57,7 +57,7 @@ export {
   webSearchTool,
   writeTool,
 };
-export type { GrepToolOptions } from "./grep.ts";
+export type { GrepToolOptions } from "./grep/grep.ts";
 export { createToolState, disposeToolState, getTodos, DEFAULT_TOOL_LIMITS } from "./state.ts";
 export type {
   FileSnapshot,
@@ -71,7 +71,7 @@ export type {
   WebSearchProvider,
   WebSearchResult,
 } from "./state.ts";
-export type { ShellStatus } from "./background-shells.ts";
+export type { ShellStatus } from "./shell/background-shells.ts";
 export { TODOS_UPDATED } from "./todo-write.ts";
-export { WEB_SEARCH_NOT_CONFIGURED } from "./web-search.ts";
+export { WEB_SEARCH_NOT_CONFIGURED } from "./web/web-search.ts";
 export { MODIFIED_MESSAGE, NOT_READ_MESSAGE } from "./file-state.ts";

@@ -6,11 +6,11 @@ import { defineTool } from "../define-tool.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../truncate.ts";
 import type { ToolOutput } from "../types.ts";
 import { remember, snapshotFile } from "./file-state.ts";
-import { parseNotebook } from "./notebook.ts";
+import { parseNotebook } from "./notebook/notebook.ts";
 import { displayPath, errorCode, errorText, resolvePath, specialFileProblem } from "./paths.ts";
 import { numberedLine } from "./numbered-line.ts";
 import { isImagePath, readImage } from "./image/read-image.ts";
-import { PDF_MAX_PAGES_PER_READ, PDF_WHOLE_MAX_PAGES, readPdf } from "./read-pdf.ts";
+import { PDF_MAX_PAGES_PER_READ, PDF_WHOLE_MAX_PAGES, readPdf } from "./pdf/read-pdf.ts";
 import { limitsOf, type ToolState } from "./state.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
@@ -89,7 +89,7 @@ async function readNotebook(target: string, shown: string, request: ReadRequest)
   }
   const parsed = parseNotebook(text, shown);
   // Imported for a notebook only: a run that reads none starts sooner without it.
-  if ("notebook" in parsed) return (await import("./read-notebook.ts")).renderNotebook(parsed.notebook, shown, limitsOf(request.state).maxImageBytes);
+  if ("notebook" in parsed) return (await import("./notebook/read-notebook.ts")).renderNotebook(parsed.notebook, shown, limitsOf(request.state).maxImageBytes);
   const asText = await readLines(target, shown, request.offset, request.limit, request.signal);
   return asText.isError ? asText : { content: `(${parsed.error} It is shown as plain text.)\n\n${asText.content}` };
 }

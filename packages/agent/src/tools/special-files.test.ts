@@ -7,9 +7,9 @@ import path from "node:path";
 import { test } from "node:test";
 import { callTool, tempWorkspace } from "../testing/fixtures.ts";
 import { editTool } from "./edit.ts";
-import { grepTool } from "./grep.ts";
+import { grepTool } from "./grep/grep.ts";
 import { multiEditTool } from "./multi-edit.ts";
-import { notebookEditTool } from "./notebook-edit.ts";
+import { notebookEditTool } from "./notebook/notebook-edit.ts";
 import { readTool } from "./read.ts";
 import { writeTool } from "./write.ts";
 

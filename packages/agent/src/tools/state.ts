@@ -1,11 +1,11 @@
 // What the built-in tools remember about one conversation. The runner creates it once per
 // conversation, passes it to every run (ToolContext.state), and disposes of it when the
 // conversation ends.
-import type { BackgroundShell } from "./background-shells.ts";
-import { killAllShells } from "./background-shells.ts";
+import type { BackgroundShell } from "./shell/background-shells.ts";
+import { killAllShells } from "./shell/background-shells.ts";
 import { signalGroup, trackedGroups } from "../process-groups.ts";
-import { removeSessionEnv } from "./session-env.ts";
-import type { ShellSlot } from "./shell-cwd.ts";
+import { removeSessionEnv } from "./shell/session-env.ts";
+import type { ShellSlot } from "./shell/cwd.ts";
 
 /** A file as it was when the agent last read or wrote it. */
 export type FileSnapshot = {
@@ -74,9 +74,9 @@ export type ToolState = {
   webSearch?: WebSearchProvider;
   readonly limits: Readonly<ToolLimits>;
   readonly onTodosChange?: (todos: readonly TodoItem[]) => void;
-  /** Where the main agent's Bash commands start (shell-cwd.ts): kept with the conversation. */
+  /** Where the main agent's Bash commands start (shell/cwd.ts): kept with the conversation. */
   readonly shell: ShellSlot;
-  /** CLAUDE_ENV_FILE of the conversation's SessionStart hooks, once one was given (session-env.ts). */
+  /** CLAUDE_ENV_FILE of the conversation's SessionStart hooks, once one was given (shell/session-env.ts). */
   envFile?: string;
   disposed: boolean;
 };

@@ -1,5 +1,5 @@
 // The loop
-export { runAgent, DEFAULT_MAX_TURNS } from "./run-agent.ts";
+export { runAgent, DEFAULT_MAX_TURNS } from "./loop/run-agent.ts";
 export type {
   AgentStopReason,
   ApprovalDecision,

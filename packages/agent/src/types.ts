@@ -59,7 +59,7 @@ export type ToolContext = {
   shell?: ShellCwd;
   /** Hands over output the call produced since the last time (text as it comes, in order), so
    * that people can follow a long call as it runs; what the tool returns stays its result. The host
-   * gathers and caps what it streams (tool-output-stream.ts). Absent: nobody follows. */
+   * gathers and caps what it streams (loop/tool-output-stream.ts). Absent: nobody follows. */
   progress?: (text: string) => void;
   /** Makes a skill's prompt ready as a /name makes it: runs the `!` commands (when `shell`: the
    * skill's own text has some) and reads the files it names with `@path`, each as a tool call

@@ -77,7 +77,7 @@ test("the bundle lists every file it holds, and building unchanged sources again
   await buildBundle(CLI_BUNDLE.entry, out);
   const first = readFileSync(out, "utf8");
   const listed = (JSON.parse(first.slice(first.indexOf("{"), first.indexOf("\n"))) as { files: [string][] }).files.map(([file]) => file.slice(ROOT.length));
-  for (const file of ["packages/cli/src/main.ts", "packages/agent/src/run-agent.ts", "packages/llm/src/anthropic/provider.ts", "node_modules/zod/v4/classic/schemas.js"]) {
+  for (const file of ["packages/cli/src/main.ts", "packages/agent/src/loop/run-agent.ts", "packages/llm/src/anthropic/provider.ts", "node_modules/zod/v4/classic/schemas.js"]) {
     assert.ok(listed.includes(file), `${file} is listed`);
   }
   assert.equal(listed.some((file) => file.includes("@anthropic-ai/sdk")), false, "the model SDK is left to Node (it has a bundle of its own)");

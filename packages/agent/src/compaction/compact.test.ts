@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ContentBlock, ModelMessage } from "@harness/llm";
-import { runAgent } from "../run-agent.ts";
+import { runAgent } from "../loop/run-agent.ts";
 import { assertValidTranscript } from "../testing/fixtures.ts";
 import { scriptedProvider } from "../testing/scripted-provider.ts";
 import { compact } from "./compact.ts";

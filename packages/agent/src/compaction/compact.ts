@@ -3,8 +3,8 @@
 // starts the part the model sees from then on.
 import type { ContentBlock, ModelMessage, Provider } from "@harness/llm";
 import type { Usage } from "@harness/protocol";
-import { textOf } from "../transcript.ts";
-import { emptyUsage } from "../usage.ts";
+import { textOf } from "../loop/transcript.ts";
+import { emptyUsage } from "../loop/usage.ts";
 import { contextMessages, contextStart } from "./context-messages.ts";
 import { renderForSummary } from "./render-transcript.ts";
 import { chooseSplit } from "./split-point.ts";

@@ -3,8 +3,8 @@
 // run waits for those still running instead, as Claude Code does. The run's end stops any left.
 import { createBackgroundAgents } from "../subagents/background-agents.ts";
 import { taskNotification } from "../subagents/task-notification.ts";
-import { withUserText } from "../transcript.ts";
-import { addUsage } from "../usage.ts";
+import { withUserText } from "../loop/transcript.ts";
+import { addUsage } from "../loop/usage.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 

@@ -1,7 +1,7 @@
 // The built-in slash commands that change the conversation itself, and bash mode (see prompt.ts
 // for all of them).
 import { bashModePrompt } from "@harness/protocol/bash-mode";
-import { withUserText } from "../transcript.ts";
+import { withUserText } from "../loop/transcript.ts";
 import type { RunAgentResult } from "../types.ts";
 import { runCommandCalls } from "./command-calls.ts";
 import { compactConversation } from "./compaction.ts";

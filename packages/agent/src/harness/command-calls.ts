@@ -2,7 +2,7 @@
 // model's calls are, through the same gate, and shown to the user as tool calls.
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "@harness/llm";
-import { executeToolCalls } from "../execute-tool-calls.ts";
+import { executeToolCalls } from "../loop/execute-tool-calls.ts";
 import type { ToolAttachment } from "../types.ts";
 import type { RunContext } from "./run-context.ts";
 import { toolRunFor } from "./run-context.ts";

@@ -11,7 +11,7 @@ import { recentFiles, recentFilesText } from "../compaction/recent-files.ts";
 import { systemReminder } from "../context/format-memory.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
 import type { TextBlock } from "@harness/llm";
-import { withUserText } from "../transcript.ts";
+import { withUserText } from "../loop/transcript.ts";
 
 export type CompactOutcome = { ok: true; summary: string; dropped: number } | { ok: false; error: string };
 

@@ -1,7 +1,7 @@
 // How a run ends: the result it returns, with a transcript the next run can use as it is.
 import type { AgentEvent } from "@harness/protocol";
-import { INTERRUPTED } from "../execute-tool-calls.ts";
-import { closeDanglingToolUses, textOf, withUserText } from "../transcript.ts";
+import { INTERRUPTED } from "../loop/execute-tool-calls.ts";
+import { closeDanglingToolUses, textOf, withUserText } from "../loop/transcript.ts";
 import type { AgentStopReason, RunAgentResult } from "../types.ts";
 import { transcriptOf, type RunState } from "./run-state.ts";
 

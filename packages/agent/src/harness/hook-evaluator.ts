@@ -4,7 +4,7 @@ import type { Provider } from "@harness/llm";
 import type { Usage } from "@harness/protocol";
 import type { HookEvaluator } from "../hooks/types.ts";
 import { resolveHookModel } from "../subagents/agent-model.ts";
-import { textOf } from "../transcript.ts";
+import { textOf } from "../loop/transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "../types.ts";
 import { besideParent } from "./model.ts";
 

@@ -9,7 +9,7 @@ import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
 import type { AsyncHookReport, HookEventName } from "../hooks/types.ts";
 import type { ConversationSpent, SessionEndReason, Usage } from "@harness/protocol";
-import { emptyUsage } from "../usage.ts";
+import { emptyUsage } from "../loop/usage.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
 export type AgentResources = {

@@ -3,7 +3,7 @@
 import type { ModelMessage, Provider } from "@harness/llm";
 import { environmentBlock } from "../context/environment.ts";
 import { createNestedMemory, type NestedMemory } from "../context/nested-memory.ts";
-import type { ToolRunContext } from "../execute-tool-calls.ts";
+import type { ToolRunContext } from "../loop/execute-tool-calls.ts";
 import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
 import { screenUpdates } from "../permissions/screen-updates.ts";
@@ -27,10 +27,10 @@ import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry
 import { builtinTools } from "../tools/index.ts";
 import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
 import { transcriptFile } from "../hooks/transcript-file.ts";
-import { toolUsesOf } from "../transcript.ts";
+import { toolUsesOf } from "../loop/transcript.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext } from "../types.ts";
 import { asksToThink } from "../ultrathink.ts";
-import { addUsage, emptyUsage } from "../usage.ts";
+import { addUsage, emptyUsage } from "../loop/usage.ts";
 import type { Usage } from "@harness/protocol";
 import { asSubagentHooks, mergeHooksConfigs } from "../hooks/parse-config.ts";
 import type { HookEvaluator, HooksConfig } from "../hooks/types.ts";
@@ -88,7 +88,7 @@ export type RunContext = {
   notice: NoticeSink;
   /** Runs a Task call's sub-agent; absent where the run has none. */
   spawner?: SubagentSpawner;
-  /** Runs an agent hook's read-only sub-agent (see runHookAgent in run-agent.ts). */
+  /** Runs an agent hook's read-only sub-agent (see runHookAgent in loop/run-agent.ts). */
   hookAgent?: HookAgentRunner;
   /** The main run's answer to an output schema (RunAgentOptions.outputSchema). */
   structured?: StructuredOutput;

@@ -4,7 +4,7 @@ import type { ModelMessage } from "@harness/llm";
 import type { AgentEvent, Usage } from "@harness/protocol";
 import { contextMessages, rejoinTranscript } from "../compaction/context-messages.ts";
 import type { TranscriptEntry } from "../compaction/types.ts";
-import { addUsage, emptyUsage, pricedUsage } from "../usage.ts";
+import { addUsage, emptyUsage, pricedUsage } from "../loop/usage.ts";
 import type { BackgroundAgents } from "../subagents/background-agents.ts";
 import { resourceInternals, type AgentResources } from "./resources.ts";
 

@@ -3,7 +3,7 @@
 // the model is done), and SessionEnd (when the resources are disposed or /clear runs).
 import type { ModelErrorInfo, TextBlock } from "@harness/llm";
 import { systemReminder } from "../context/format-memory.ts";
-import { textOf, withUserText } from "../transcript.ts";
+import { textOf, withUserText } from "../loop/transcript.ts";
 import type { MemoryFile } from "../context/types.ts";
 import type { HookHost } from "./hooks.ts";
 import { instructionsLoaded } from "./instructions-loaded.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { test, type TestContext } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
-import { runAgent } from "../run-agent.ts";
+import { runAgent } from "../loop/run-agent.ts";
 import { assertValidTranscript, systemText, tempWorkspace, waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
 import { scriptedProvider, type ScriptedStep } from "../testing/scripted-provider.ts";
 import { bashTool, editTool, globTool, grepTool, readTool, writeTool } from "../tools/index.ts";

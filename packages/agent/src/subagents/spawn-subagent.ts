@@ -3,12 +3,12 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Usage } from "@harness/protocol";
-import { INTERRUPTED } from "../execute-tool-calls.ts";
+import { INTERRUPTED } from "../loop/execute-tool-calls.ts";
 import { STRUCTURED_OUTPUT_TOOL_NAME } from "../harness/structured-output.ts";
 import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
-import type { runAgent as RunAgent } from "../run-agent.ts";
+import type { runAgent as RunAgent } from "../loop/run-agent.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext, ToolOutput } from "../types.ts";
-import { emptyUsage } from "../usage.ts";
+import { emptyUsage } from "../loop/usage.ts";
 import { defaultModelResolver, type ModelResolver } from "./agent-model.ts";
 import { TASK_TOOL_NAME, type SubagentSpawner } from "./task-tool.ts";
 import { TASK_OUTPUT_TOOL_NAME, TASK_STOP_TOOL_NAME } from "./background-task-tools.ts";

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { TestContext } from "node:test";
 import type { ContentBlock, ModelMessage, ModelRequest } from "@harness/llm";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
-import { prepareToolCall } from "../tool-input.ts";
+import { prepareToolCall } from "../loop/tool-input.ts";
 import type { Tool, ToolOutput } from "../types.ts";
 
 /** A fresh directory, removed when the test ends. */

@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import type { AgentEvent } from "@harness/protocol";
-import { runAgent } from "../run-agent.ts";
+import { runAgent } from "../loop/run-agent.ts";
 import type { RunAgentOptions, RunAgentResult } from "../types.ts";
 import { tempWorkspace } from "./fixtures.ts";
 import { scriptedProvider, type ScriptedProvider, type ScriptedStep } from "./scripted-provider.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { dummyToolTopic, mcpTestServerCommand } from "@harness/test-utils";
 import { defineTool } from "../define-tool.ts";
 import { type McpManager, startMcp } from "../mcp/manager.ts";
-import { prepareToolCall } from "../tool-input.ts";
+import { prepareToolCall } from "../loop/tool-input.ts";
 import type { Tool, ToolContext } from "../types.ts";
 import { createToolRegistry, type ToolRegistry } from "./registry.ts";
 

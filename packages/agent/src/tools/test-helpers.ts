@@ -1,7 +1,7 @@
 // Helpers for this folder's tests.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { prepareToolCall } from "../tool-input.ts";
+import { prepareToolCall } from "../loop/tool-input.ts";
 import type { Tool, ToolOutput } from "../types.ts";
 import type { ToolState } from "./state.ts";
 

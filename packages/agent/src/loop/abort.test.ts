@@ -4,11 +4,11 @@ import path from "node:path";
 import { test } from "node:test";
 import { z } from "zod";
 import type { AgentEvent } from "@harness/protocol";
-import { defineTool } from "./define-tool.ts";
+import { defineTool } from "../define-tool.ts";
 import { runAgent } from "./run-agent.ts";
-import { assertValidTranscript, processGone, tempWorkspace, waitFor } from "./testing/fixtures.ts";
-import { scriptedProvider } from "./testing/scripted-provider.ts";
-import type { RunAgentOptions } from "./types.ts";
+import { assertValidTranscript, processGone, tempWorkspace, waitFor } from "../testing/fixtures.ts";
+import { scriptedProvider } from "../testing/scripted-provider.ts";
+import type { RunAgentOptions } from "../types.ts";
 
 /** The loop alone: no configuration is read, and every tool call runs. */
 const LOOP_ONLY: Pick<RunAgentOptions, "loadUserConfig" | "permissionMode"> = { loadUserConfig: false, permissionMode: "bypassPermissions" };

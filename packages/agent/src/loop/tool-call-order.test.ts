@@ -5,9 +5,9 @@ import path from "node:path";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { runAgent } from "./run-agent.ts";
 import { callAccess, mustWaitFor } from "./tool-call-order.ts";
-import { tempWorkspace } from "./testing/fixtures.ts";
-import { scriptedProvider } from "./testing/scripted-provider.ts";
-import { builtinTools } from "./tools/index.ts";
+import { tempWorkspace } from "../testing/fixtures.ts";
+import { scriptedProvider } from "../testing/scripted-provider.ts";
+import { builtinTools } from "../tools/index.ts";
 
 const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
 const access = (name: string, args: Record<string, unknown>) => callAccess(tools.get(name)!, args, "/w");

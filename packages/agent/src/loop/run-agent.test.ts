@@ -5,11 +5,11 @@ import { test } from "node:test";
 import { z } from "zod";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
-import { defineTool } from "./define-tool.ts";
+import { defineTool } from "../define-tool.ts";
 import { runAgent } from "./run-agent.ts";
-import { scriptedProvider } from "./testing/scripted-provider.ts";
-import { assertValidTranscript, systemText, tempWorkspace, withoutCacheMarks } from "./testing/fixtures.ts";
-import type { RunAgentOptions } from "./types.ts";
+import { scriptedProvider } from "../testing/scripted-provider.ts";
+import { assertValidTranscript, systemText, tempWorkspace, withoutCacheMarks } from "../testing/fixtures.ts";
+import type { RunAgentOptions } from "../types.ts";
 
 /** The loop alone: no configuration is read, and every tool call runs. */
 function options(overrides: Partial<RunAgentOptions> & Pick<RunAgentOptions, "provider" | "cwd">, events: AgentEvent[] = []): RunAgentOptions {

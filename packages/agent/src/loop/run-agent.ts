@@ -6,47 +6,47 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { secretValuesOf } from "@harness/llm/hidden-secrets";
 import { networkProblem } from "@harness/llm/proxy-env";
-import { releaseArguments } from "./commands/shell-syntax.ts";
-import { contextTokensOf } from "./compaction/context-window.ts";
+import { releaseArguments } from "../commands/shell-syntax.ts";
+import { contextTokensOf } from "../compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
-import { expandCommandText } from "./harness/command-text.ts";
-import type { ExpandedText } from "./harness/expanded-text.ts";
-import { attachMentionedResources } from "./harness/resource-mentions.ts";
-import { forkedSkillAnswer } from "./harness/forked-skill.ts";
-import { readyInfo } from "./harness/ready-info.ts";
-import { withHelperKey } from "./harness/api-key-helper.ts";
-import { withAwsCommands } from "./harness/aws-commands.ts";
-import { compactConversation, contextLimitReached, needsCompaction } from "./harness/compaction.ts";
-import { refuseMode, watchConfigure } from "./harness/configure.ts";
-import { withKeyHint } from "./harness/refused-key.ts";
-import { finish, reply, withPrompt } from "./harness/finish.ts";
-import { chooseModel, pickModel, providerFor } from "./harness/model.ts";
-import { applyMainAgentMode, asMainAgent, mainAgentOf } from "./harness/main-agent.ts";
-import { budgetReached, fellBack } from "./harness/run-limits.ts";
-import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "./harness/hook-evaluator.ts";
-import { NO_HOOK_HOST } from "./harness/hooks.ts";
-import { environmentBlock } from "./context/environment.ts";
-import { planPrompt } from "./harness/prompt.ts";
-import type { ReportCommand } from "./commands/expand.ts";
-import type { RunSetup } from "./harness/setup.ts";
-import { asksToThink } from "./harness/output-tokens.ts";
-import { buildRequest } from "./harness/request.ts";
-import { createAgentResources, knowSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "./harness/resources.ts";
-import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "./harness/run-context.ts";
-import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "./harness/run-state.ts";
-import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "./harness/session-hooks.ts";
-import { loadRunSetup } from "./harness/setup.ts";
-import { subagentSpawner } from "./harness/subagents.ts";
-import { awaitBackgroundAgents, startBackgroundAgents, stopBackgroundAgents, takeBackgroundNotifications } from "./harness/background-agents.ts";
-import { joinRunPermissions } from "./harness/run-permissions.ts";
-import { preloadedSkills } from "./harness/preloaded-skills.ts";
-import { structuredOutputFailure } from "./harness/structured-output.ts";
-import { PLAN_MODE_REMINDER } from "./plan-mode/texts.ts";
+import { expandCommandText } from "../harness/command-text.ts";
+import type { ExpandedText } from "../harness/expanded-text.ts";
+import { attachMentionedResources } from "../harness/resource-mentions.ts";
+import { forkedSkillAnswer } from "../harness/forked-skill.ts";
+import { readyInfo } from "../harness/ready-info.ts";
+import { withHelperKey } from "../harness/api-key-helper.ts";
+import { withAwsCommands } from "../harness/aws-commands.ts";
+import { compactConversation, contextLimitReached, needsCompaction } from "../harness/compaction.ts";
+import { refuseMode, watchConfigure } from "../harness/configure.ts";
+import { withKeyHint } from "../harness/refused-key.ts";
+import { finish, reply, withPrompt } from "../harness/finish.ts";
+import { chooseModel, pickModel, providerFor } from "../harness/model.ts";
+import { applyMainAgentMode, asMainAgent, mainAgentOf } from "../harness/main-agent.ts";
+import { budgetReached, fellBack } from "../harness/run-limits.ts";
+import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "../harness/hook-evaluator.ts";
+import { NO_HOOK_HOST } from "../harness/hooks.ts";
+import { environmentBlock } from "../context/environment.ts";
+import { planPrompt } from "../harness/prompt.ts";
+import type { ReportCommand } from "../commands/expand.ts";
+import type { RunSetup } from "../harness/setup.ts";
+import { asksToThink } from "../harness/output-tokens.ts";
+import { buildRequest } from "../harness/request.ts";
+import { createAgentResources, knowSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "../harness/resources.ts";
+import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "../harness/run-context.ts";
+import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "../harness/run-state.ts";
+import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "../harness/session-hooks.ts";
+import { loadRunSetup } from "../harness/setup.ts";
+import { subagentSpawner } from "../harness/subagents.ts";
+import { awaitBackgroundAgents, startBackgroundAgents, stopBackgroundAgents, takeBackgroundNotifications } from "../harness/background-agents.ts";
+import { joinRunPermissions } from "../harness/run-permissions.ts";
+import { preloadedSkills } from "../harness/preloaded-skills.ts";
+import { structuredOutputFailure } from "../harness/structured-output.ts";
+import { PLAN_MODE_REMINDER } from "../plan-mode/texts.ts";
 import { streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
-import type { RunAgentOptions, RunAgentResult } from "./types.ts";
+import type { RunAgentOptions, RunAgentResult } from "../types.ts";
 
-export { DEFAULT_MAX_TURNS } from "./harness/run-context.ts";
+export { DEFAULT_MAX_TURNS } from "../harness/run-context.ts";
 
 /** Runs one user prompt to completion. Never rejects: failures come back as stopReason "error" and
  * cancellation as "aborted", always with a transcript that can be sent back as the next history. */
@@ -154,7 +154,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   );
   // Claude Code's --permission-prompt-tool: calls that need approval are asked of an MCP tool.
   if (options.permissionPromptTool !== undefined) {
-    const { promptToolApprover } = await import("./harness/permission-prompt-tool.ts");
+    const { promptToolApprover } = await import("../harness/permission-prompt-tool.ts");
     const approve = promptToolApprover(options.permissionPromptTool, [...ctx.tools, ...ctx.withheld], setup.cwd, signal);
     if (typeof approve === "string") return finish(failed(), "error", approve);
     ctx.options = { ...ctx.options, approve };
@@ -213,14 +213,14 @@ async function reportText(
     case "cost":
       return (await usageReports()).costReport(resourceInternals(run.resources).spent);
     case "export": {
-      const { conversationText, exportConversation } = await import("./harness/conversation-export.ts");
+      const { conversationText, exportConversation } = await import("../harness/conversation-export.ts");
       return args ? exportConversation(run.history, args, run.setup.cwd, run.setup.permissions.additionalDirectories) : conversationText(run.history) || "Nothing to export: the conversation is empty.";
     }
     case "todos":
     case "model":
     case "permissions":
     case "add-dir": {
-      const reports = await import("./harness/session-reports.ts");
+      const reports = await import("../harness/session-reports.ts");
       if (name === "todos") return reports.todosReport(run.resources.toolState.todos, run.history);
       if (name === "model") return reports.modelReport(run.model, run.setup.availableModels, run.env);
       return name === "permissions" ? reports.permissionsReport(run.setup.permissions) : reports.addDirReport(run.setup.permissions, args);
@@ -232,9 +232,9 @@ async function reportText(
 
 // Imported when a run needs them (/compact, /clear, bash mode, the reports, --permission-prompt-tool): a
 // run that sends its prompt to the model starts sooner without them.
-const builtinCommands = () => import("./harness/builtin-commands.ts");
-const usageReports = () => import("./harness/usage-reports.ts");
-const inspectReports = () => import("./harness/inspect-reports.ts");
+const builtinCommands = () => import("../harness/builtin-commands.ts");
+const usageReports = () => import("../harness/usage-reports.ts");
+const inspectReports = () => import("../harness/inspect-reports.ts");
 
 /** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration.
  * Its calls count in `spend`, the main run's, as they are made: each agent of the run holds the

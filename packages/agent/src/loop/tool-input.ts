@@ -1,6 +1,6 @@
 // Turns a model's tool call into something runnable, or into an error text the model can act on.
 import type { z } from "zod";
-import type { Tool } from "./types.ts";
+import type { Tool } from "../types.ts";
 
 export type PreparedCall = { ok: true; tool: Tool; args: unknown } | { ok: false; error: string };
 

@@ -1,13 +1,13 @@
 import { isBlankText, type TextBlock, type ToolResultBlock, type ToolUseBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
-import { untilAborted } from "./harness/abortable.ts";
-import { EMPTY_RESULT, FAILED_WITHOUT_OUTPUT } from "./mcp/tool-result.ts";
+import { untilAborted } from "../harness/abortable.ts";
+import { EMPTY_RESULT, FAILED_WITHOUT_OUTPUT } from "../mcp/tool-result.ts";
 import { callAccess, mustWaitFor } from "./tool-call-order.ts";
 import { createOutputStream } from "./tool-output-stream.ts";
 import { prepareToolCall, type PreparedCall, type ToolLookup } from "./tool-input.ts";
 import { toolResult } from "./transcript.ts";
-import { truncateOutput } from "./truncate.ts";
-import type { Tool, ToolContext, ToolOutput } from "./types.ts";
+import { truncateOutput } from "../truncate.ts";
+import type { Tool, ToolContext, ToolOutput } from "../types.ts";
 
 /** The tool_result text of a call that the user's cancel cut short. */
 export const INTERRUPTED = "Interrupted by user";

@@ -6,8 +6,8 @@
 // effects are not known (Task, MCP tools) do not wait for one another: the model sent them
 // together, and they run together.
 import path from "node:path";
-import { commandUnits } from "./permissions/bash-units.ts";
-import type { Tool } from "./types.ts";
+import { commandUnits } from "../permissions/bash-units.ts";
+import type { Tool } from "../types.ts";
 
 type Paths = "all" | ReadonlySet<string>;
 /** What a call may read and write; `together`: a command, or a tool whose effects are not known,

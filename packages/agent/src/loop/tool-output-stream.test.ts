@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { AgentEvent } from "@harness/protocol";
 import { executeToolCalls } from "./execute-tool-calls.ts";
-import { defineTool } from "./define-tool.ts";
+import { defineTool } from "../define-tool.ts";
 import { STREAM_HEAD_CHARS, STREAM_TAIL_CHARS } from "./tool-output-stream.ts";
-import { tempWorkspace } from "./testing/fixtures.ts";
-import { bashTool } from "./tools/shell/bash.ts";
-import type { Tool } from "./types.ts";
+import { tempWorkspace } from "../testing/fixtures.ts";
+import { bashTool } from "../tools/shell/bash.ts";
+import type { Tool } from "../types.ts";
 import { z } from "zod";
 
 type Seen = { event: AgentEvent; at: number };

@@ -9,7 +9,7 @@ import { isMissingError, readConfigDir, readConfigText, statConfig } from "../co
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
-import { realPathOf } from "../real-paths.ts";
+import { realPathOf } from "../files/real-paths.ts";
 import { booleanField, hintField, textField, toolListField } from "../skills/frontmatter-fields.ts";
 import { MAX_LISTED_DESCRIPTION } from "../skills/registry.ts";
 import { isBuiltinCommand } from "./expand.ts";

@@ -4,7 +4,7 @@
 // the work and the model weighs them more.
 import path from "node:path";
 import { readConfigJson } from "../config-files.ts";
-import { isWithin, realPathOf } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { memoryExcluder } from "./memory-excludes.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import { readRules, ruleMemory, type RuleFile } from "./rules.ts";

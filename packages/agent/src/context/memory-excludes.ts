@@ -6,7 +6,7 @@
 import path from "node:path";
 import { globToRegExp } from "../glob-regexp.ts";
 import { escapeRegExp } from "../permissions/tool-names.ts";
-import { realPathOf } from "../real-paths.ts";
+import { realPathOf } from "../files/real-paths.ts";
 
 /** Whether a memory file is excluded; undefined when no pattern is given. */
 export function memoryExcluder(patterns: readonly string[] | undefined): ((file: string) => boolean) | undefined {

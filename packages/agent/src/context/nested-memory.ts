@@ -5,7 +5,7 @@ import { statConfig } from "../config-files.ts";
 import path from "node:path";
 import { memoryCandidates, readInOrder } from "./load-memory.ts";
 import { memoryExcluder } from "./memory-excludes.ts";
-import { isWithin } from "../real-paths.ts";
+import { isWithin } from "../files/real-paths.ts";
 import type { MemoryReader } from "./read-memory.ts";
 import { ruleMatches, ruleMemory, type RuleFile } from "./rules.ts";
 import type { MemoryFile, MemoryLoad } from "./types.ts";

@@ -4,7 +4,7 @@
 import { isMissingError, readConfigFile } from "../config-files.ts";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { isWithin, realPathOf } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
 import { userConfigDir } from "../user-config-dir.ts";

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { isMissingError, readConfigDir, statConfig } from "../config-files.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
-import { realPathOf } from "../real-paths.ts";
+import { realPathOf } from "../files/real-paths.ts";
 import { claim, withImports, type MemoryReader } from "./read-memory.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
 

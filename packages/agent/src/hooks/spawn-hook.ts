@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { signalGroup, spawnGroup } from "../process-groups.ts";
+import { signalGroup, spawnGroup } from "../process/process-groups.ts";
 import { hookOutcome } from "./hook-run.ts";
 import type { HookRunResult } from "./types.ts";
 

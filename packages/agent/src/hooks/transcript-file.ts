@@ -6,7 +6,7 @@ import { appendFileSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ModelMessage } from "@harness/llm";
-import { pidAlive } from "../pid-alive.ts";
+import { pidAlive } from "../process/pid-alive.ts";
 
 export type TranscriptFile = {
   /** Brings the file up to `messages` and returns its path ("" when it cannot be written). */

@@ -12,7 +12,7 @@ import { InvalidClientError, InvalidGrantError, UnauthorizedClientError } from "
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpOAuthClientConfig } from "./config.ts";
-import { withLock } from "../lock-file.ts";
+import { withLock } from "../files/lock-file.ts";
 import { readOAuthEntry, refreshLockFile, signedOut, updateOAuthEntryAsync, type McpOAuthEntry, type McpOAuthServer } from "./oauth-store.ts";
 
 /** Thrown by a run's provider where the SDK would start an interactive sign-in. */

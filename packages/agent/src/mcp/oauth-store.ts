@@ -13,12 +13,12 @@ import { chmodSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import { writeFileAtomically } from "../atomic-write.ts";
+import { writeFileAtomically } from "../files/atomic-write.ts";
 import { isJsonObject } from "../json-text.ts";
-import { readJsonObjectFile } from "../json-object-file.ts";
-import { makeDirsSync } from "../make-dirs.ts";
+import { readJsonObjectFile } from "../files/json-object-file.ts";
+import { makeDirsSync } from "../files/make-dirs.ts";
 import { userConfigDir } from "../user-config-dir.ts";
-import { withLock, withLockSync } from "../lock-file.ts";
+import { withLock, withLockSync } from "../files/lock-file.ts";
 
 export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
 
@@ -69,7 +69,7 @@ type EntryChange = (entry: McpOAuthEntry | undefined) => McpOAuthEntry | undefin
 
 /** Changes one server's entry (`change` returns undefined to remove it) and writes the file back
  * whole, atomically, mode 0600. The read, the change and the write hold the file's lock
- * (lock-file.ts): another program's write in between is never lost. Waiting for that lock sleeps
+ * (files/lock-file.ts): another program's write in between is never lost. Waiting for that lock sleeps
  * the thread (up to WRITE_LOCK.waitMs): for the commands that run one thing at a time (`harness
  * mcp login`, `add`, `logout`); a program serving other work at once uses updateOAuthEntryAsync. */
 export function updateOAuthEntry(file: string, server: McpOAuthServer, change: EntryChange): void {

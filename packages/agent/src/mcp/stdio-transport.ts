@@ -1,5 +1,5 @@
 // The transport of a stdio MCP server: the SDK's wire format, with the server leading a process
-// group of its own (process-groups.ts), as Bash commands do. A server is often a launcher (npx, uv,
+// group of its own (process/process-groups.ts), as Bash commands do. A server is often a launcher (npx, uv,
 // a shell script) whose real server, and whatever that starts, are its children: ending the group
 // ends them all, and the reaper ends it if this process dies first. The transport is closed when
 // the server's own process exits, not when its pipes do, which children that outlive it may hold.
@@ -9,7 +9,7 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { forgetGroup, signalGroup, trackGroup } from "../process-groups.ts";
+import { forgetGroup, signalGroup, trackGroup } from "../process/process-groups.ts";
 
 export type StdioServerParams = {
   command: string;

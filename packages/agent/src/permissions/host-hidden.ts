@@ -4,7 +4,7 @@
 // stay open. No mode, rule, setting or approval opens the rest: whoever drives one session must
 // not reach the files of another (the Bash sandbox hides the same paths from commands).
 import path from "node:path";
-import { isWithin, realPathOf } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { workspaceTmpDir } from "../sandbox/tmp-dir.ts";
 import type { PathAccess } from "./path-access.ts";
 import { shownPath } from "./paths.ts";

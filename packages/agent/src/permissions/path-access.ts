@@ -1,6 +1,6 @@
 import { findRule } from "./match-rule.ts";
 import { patternMayMatchWithin } from "./path-pattern.ts";
-import { isWithin, realPathOf } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { decidesCommands, isInWorkingDirectories, makesRepository, isReallyInWorkingDirectories, shownPath, workingDirectoriesText } from "./paths.ts";
 import { ruleCoversTool } from "./tool-names.ts";
 import type { PermissionContext, PermissionDecision, PermissionRule } from "./types.ts";

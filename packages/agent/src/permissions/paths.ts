@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isWithin, realPathOf } from "../real-paths.ts";
+import { isWithin, realPathOf } from "../files/real-paths.ts";
 import type { PermissionContext } from "./types.ts";
 
 /** A tool's path argument made absolute without touching the disk: `~` and `~/` are the home

@@ -7,7 +7,7 @@ import { pluginDataDir } from "./data-dir.ts";
 import path from "node:path";
 import { readConfigJson, statConfig } from "../config-files.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
-import { makeDirs } from "../make-dirs.ts";
+import { makeDirs } from "../files/make-dirs.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { parseManifest, type PluginManifest } from "./manifest.ts";
 import { pluginVariables, withPluginVariables, type Plugin, type PluginDiagnostic, type PluginSource } from "./types.ts";

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { isWithin } from "../real-paths.ts";
+import { isWithin } from "../files/real-paths.ts";
 
 export type GitConfigPaths = { hooks: string[]; includes: string[] };
 

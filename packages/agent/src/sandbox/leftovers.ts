@@ -6,7 +6,7 @@
 import { lstatSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pidAlive } from "../pid-alive.ts";
+import { pidAlive } from "../process/pid-alive.ts";
 
 const RELAY = /^claude-(?:http|socks)-[0-9a-f]+\.sock$/;
 const MUX = /^srt-mux-(\d+)-[0-9a-z]+\.sock$/;

@@ -2,9 +2,9 @@
 // "always" for the user (~/.claude/settings.json), the project (.claude/settings.json) or this
 // machine's copy of the project (.claude/settings.local.json).
 import path from "node:path";
-import { writeFileAtomically } from "../atomic-write.ts";
-import { JsonObjectFileError, readJsonObjectFile } from "../json-object-file.ts";
-import { makeDirsSync } from "../make-dirs.ts";
+import { writeFileAtomically } from "../files/atomic-write.ts";
+import { JsonObjectFileError, readJsonObjectFile } from "../files/json-object-file.ts";
+import { makeDirsSync } from "../files/make-dirs.ts";
 import { destinationFile, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
 import { isJsonObject } from "../json-text.ts";
 

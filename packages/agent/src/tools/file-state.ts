@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { makeDirs } from "../make-dirs.ts";
+import { makeDirs } from "../files/make-dirs.ts";
 import { formatBytes, specialFileProblem } from "./paths.ts";
 import type { FileSnapshot, ToolState } from "./state.ts";
 

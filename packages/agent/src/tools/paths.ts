@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import fs from "node:fs/promises";
 import type { ToolOutput } from "../types.ts";
 import os from "node:os";
-import { specialFileKind } from "../file-kind.ts";
+import { specialFileKind } from "../files/file-kind.ts";
 import path from "node:path";
 
 /** An argument path made absolute: "~" is the home directory, relative paths start at `cwd`. */

@@ -3,7 +3,7 @@
 // conversation ends.
 import type { BackgroundShell } from "./shell/background-shells.ts";
 import { killAllShells } from "./shell/background-shells.ts";
-import { signalGroup, trackedGroups } from "../process-groups.ts";
+import { signalGroup, trackedGroups } from "../process/process-groups.ts";
 import { removeSessionEnv } from "./shell/session-env.ts";
 import type { ShellSlot } from "./shell/cwd.ts";
 

@@ -3,7 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
-import { forgetGroup, groupAlive, signalGroup as signalProcessGroup, spawnGroup } from "../../process-groups.ts";
+import { forgetGroup, groupAlive, signalGroup as signalProcessGroup, spawnGroup } from "../../process/process-groups.ts";
 
 export type ShellStatus = "running" | "completed" | "failed" | "killed";
 

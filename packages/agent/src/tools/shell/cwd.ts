@@ -4,8 +4,8 @@
 // CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR. Exported variables and other shell state do not carry over.
 import path from "node:path";
 import { envSwitch } from "../../env-number.ts";
-import { isDirectory } from "../../make-dirs.ts";
-import { isWithin, realPathOf } from "../../real-paths.ts";
+import { isDirectory } from "../../files/make-dirs.ts";
+import { isWithin, realPathOf } from "../../files/real-paths.ts";
 
 /** Where one agent's shell is: the main agent's lives in the conversation's tool state, so that it
  * holds across runs; a sub-agent has its own. Absent `dir`: the project's directory. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup, trackedGroups } from "./process-groups.ts";
-import { processGone, tempWorkspace, waitFor } from "./testing/fixtures.ts";
+import { processGone, tempWorkspace, waitFor } from "../testing/fixtures.ts";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const url = (file: string) => pathToFileURL(path.join(here, file)).href;
@@ -13,9 +13,9 @@ const url = (file: string) => pathToFileURL(path.join(here, file)).href;
 // A process that runs commands with the real tools, leaves some running, and is then SIGKILLed:
 // nothing it started may outlive it.
 const VICTIM = `
-import { bashTool } from ${JSON.stringify(url("tools/shell/bash.ts"))};
-import { createToolState } from ${JSON.stringify(url("tools/state.ts"))};
-import { callWithState } from ${JSON.stringify(url("tools/test-helpers.ts"))};
+import { bashTool } from ${JSON.stringify(url("../tools/shell/bash.ts"))};
+import { createToolState } from ${JSON.stringify(url("../tools/state.ts"))};
+import { callWithState } from ${JSON.stringify(url("../tools/test-helpers.ts"))};
 const cwd = process.argv[2];
 const state = createToolState();
 const foreground = callWithState(bashTool, { command: "sleep 300 & echo $! > stray.pid" }, cwd, state);

@@ -15,7 +15,7 @@ import { closeSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmS
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pidAlive } from "./pid-alive.ts";
+import { pidAlive } from "../process/pid-alive.ts";
 
 export type LockTimes = {
   /** How long a lock may be held before another program takes it over. */

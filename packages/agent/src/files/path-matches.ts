@@ -7,7 +7,7 @@
 // (context/markdown-imports.ts) says. Every read is bounded and stops once the signal aborts.
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { findImports } from "./context/markdown-imports.ts";
+import { findImports } from "../context/markdown-imports.ts";
 import { isFolder, namesIn, offeredIn, shown } from "./path-names.ts";
 import { isWithin } from "./real-paths.ts";
 

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { isWithin, realPathOf } from "./real-paths.ts";
-import { tempWorkspace } from "./testing/fixtures.ts";
+import { tempWorkspace } from "../testing/fixtures.ts";
 
 test("isWithin: the directory itself and what is below it, not its parent, a sibling or a name that starts with ..", () => {
   assert.equal(isWithin("/p", "/p"), true);

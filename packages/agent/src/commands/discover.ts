@@ -5,7 +5,7 @@
 // manifest gives instead (directories, or .md files). A project's command in a subfolder named as a
 // plugin (`.claude/commands/kit/greet.md`) cannot take a plugin's name either: the plugin's wins,
 // as the user installed it, and the project's is named in a diagnostic.
-import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config/files.ts";
 import path from "node:path";
 import { argumentNamesField } from "../skills/arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
@@ -15,7 +15,7 @@ import { MAX_LISTED_DESCRIPTION } from "../skills/registry.ts";
 import { isBuiltinCommand } from "./expand.ts";
 import type { CommandDiagnostic, CommandDiscovery, CommandScope, SlashCommand } from "./types.ts";
 import { withPluginVariables, type Plugin } from "../plugins/types.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 export type DiscoverCommandsOptions = {
   home: string;

@@ -1,5 +1,5 @@
 // Whether a run compacts by itself, and, when it does not, where the context is full.
-import { envSwitch } from "../env-number.ts";
+import { envSwitch } from "../env/number.ts";
 import type { EnvLike } from "./context-window.ts";
 
 /** Whether automatic compaction is on: not when the settings' `autoCompactEnabled` is false, nor

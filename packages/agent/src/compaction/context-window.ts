@@ -1,6 +1,6 @@
 // When to compact: the size of the model's context window, and how full it may get.
 import type { Usage } from "@harness/protocol";
-import { numberSetting, wholeSetting, type EnvSetting } from "../env-number.ts";
+import { numberSetting, wholeSetting, type EnvSetting } from "../env/number.ts";
 
 export type EnvLike = Readonly<Record<string, string | undefined>>;
 

@@ -1,7 +1,7 @@
 // What auto memory (auto-memory.ts) puts before the model: MEMORY.md, the directory's index, with
 // the other memory files, cut to Claude Code's caps; and, in the system prompt, what the directory
 // is for and how to keep it.
-import { readConfigFile } from "../config-files.ts";
+import { readConfigFile } from "../config/files.ts";
 import path from "node:path";
 import type { MemoryFile } from "./types.ts";
 

@@ -40,7 +40,7 @@ export function canonicalGitRoot(root: string): string {
   }
 }
 
-/** `configDir`: the user's configuration directory (user-config-dir.ts), ~/.claude unless
+/** `configDir`: the user's configuration directory (config/user-config-dir.ts), ~/.claude unless
  * CLAUDE_CONFIG_DIR moves it. */
 export function defaultAutoMemoryDir(configDir: string, base: string): string {
   return path.join(configDir, "projects", projectDirName(base), "memory");

@@ -3,13 +3,13 @@
 // working directory, the project's rules after its root's shared files. Later files are closer to
 // the work and the model weighs them more.
 import path from "node:path";
-import { readConfigJson } from "../config-files.ts";
+import { readConfigJson } from "../config/files.ts";
 import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { memoryExcluder } from "./memory-excludes.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
 import { readRules, ruleMemory, type RuleFile } from "./rules.ts";
 import type { MemoryFile, MemoryLoad, MemoryScope } from "./types.ts";
-import { userConfigDir, userConfigFile } from "../user-config-dir.ts";
+import { userConfigDir, userConfigFile } from "../config/user-config-dir.ts";
 
 export type LoadMemoryOptions = {
   /** The working directory. */

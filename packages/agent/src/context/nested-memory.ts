@@ -1,7 +1,7 @@
 // Memory files in subdirectories of the working directory are not loaded at the start; like Claude
 // Code, they join the conversation the first time the agent works on a file in their subtree, and
 // a rule with `paths` the first time it works on a file they match.
-import { statConfig } from "../config-files.ts";
+import { statConfig } from "../config/files.ts";
 import path from "node:path";
 import { memoryCandidates, readInOrder } from "./load-memory.ts";
 import { memoryExcluder } from "./memory-excludes.ts";

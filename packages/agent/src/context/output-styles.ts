@@ -7,11 +7,11 @@
 // match without regard to case. Plugins' styles (their `output-styles/`, or the files and folders
 // their manifest gives) are named `<plugin>:<name>`, as their other components are.
 import path from "node:path";
-import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config/files.ts";
 import type { Plugin } from "../plugins/types.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { booleanField, textField } from "../skills/frontmatter-fields.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 export type OutputStyle = { name: string; description?: string; prompt: string; keepCodingInstructions: boolean };
 

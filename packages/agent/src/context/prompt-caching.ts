@@ -2,7 +2,7 @@
 // unless Claude Code's switches say no: DISABLE_PROMPT_CACHING for every model, or
 // DISABLE_PROMPT_CACHING_HAIKU / _SONNET / _OPUS for the models of that family. Read from the
 // environment the harness itself reads (the run's, with the settings' `env` over it).
-import { envSwitch } from "../env-number.ts";
+import { envSwitch } from "../env/number.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,13 +1,13 @@
 // Reading memory files and expanding their `@path` imports. Each imported file becomes its own
 // entry right after the file that imports it (as Claude Code does), not text spliced into it: the
 // model sees the `@path` mention where it was written and the file's content under its own path.
-import { isMissingError, readConfigFile } from "../config-files.ts";
+import { isMissingError, readConfigFile } from "../config/files.ts";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { findImports } from "./markdown-imports.ts";
 import type { ContextDiagnostic, MemoryFile, MemoryScope } from "./types.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 /** Imports are followed this many hops deep (a file's own imports are hop 1). */
 export const MAX_IMPORT_DEPTH = 5;

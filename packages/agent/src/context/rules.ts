@@ -4,7 +4,7 @@
 // (a glob or a list of them, relative to the project's root) joins the conversation the first
 // time the agent works on a file they match.
 import path from "node:path";
-import { isMissingError, readConfigDir, statConfig } from "../config-files.ts";
+import { isMissingError, readConfigDir, statConfig } from "../config/files.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
 import { realPathOf } from "../files/real-paths.ts";
 import { claim, withImports, type MemoryReader } from "./read-memory.ts";
@@ -77,7 +77,7 @@ function normalGlob(glob: string): string {
 }
 
 /** The `.md` files under `dir`, sorted, following links (each directory once, however it is reached).
- * Read through config-files.ts, as every run does again: most projects have no rules directory,
+ * Read through config/files.ts, as every run does again: most projects have no rules directory,
  * which one synchronous stat then tells, without a failed readdir's error. */
 async function ruleFilesUnder(dir: string, diagnostics: ContextDiagnostic[]): Promise<string[]> {
   const found: string[] = [];

@@ -2,7 +2,7 @@
 // files, ~/.claude.json, .mcp.json): read fresh, not through the loader's cache, and refused unless
 // it holds a JSON object, so that a file that cannot be understood is never written over.
 import { readFileSync } from "node:fs";
-import { isJsonObject, parseJsonText } from "../json-text.ts";
+import { isJsonObject, parseJsonText } from "../config/json-text.ts";
 
 /** Why a file cannot be changed. `reason` says it of the file ("is not valid JSON …"); the message
  * names the file before it. */

@@ -1,5 +1,5 @@
 // Where paths are, and where they really lead: shared by the permission checks, the memory loader
-// and command discovery. Synchronous on purpose, as the reads of config-files.ts: a run would
+// and command discovery. Synchronous on purpose, as the reads of config/files.ts: a run would
 // otherwise wait on the thread pool for each path.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";

@@ -5,9 +5,9 @@
 // to produce the credentials, nor which credentials are sent. The key is kept for
 // CLAUDE_CODE_API_KEY_HELPER_TTL_MS (default 5 minutes), then the command runs again.
 import { hasAnthropicCredentials, servedByAnthropic } from "@harness/llm";
-import { readConfigJson } from "../config-files.ts";
-import { userConfigDir } from "../user-config-dir.ts";
-import { wholeSetting } from "../env-number.ts";
+import { readConfigJson } from "../config/files.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
+import { wholeSetting } from "../env/number.ts";
 import { runCommand, shellCommand } from "@harness/llm/credential-command";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import type { RunAgentOptions } from "../types.ts";

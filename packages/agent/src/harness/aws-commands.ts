@@ -4,8 +4,8 @@
 // name them: a repository's settings must not decide what runs to make the credentials, nor which
 // credentials are sent.
 import type { AwsCommands } from "@harness/llm";
-import { readConfigJson } from "../config-files.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { readConfigJson } from "../config/files.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import { comesWithRepository, type SettingsSource } from "../settings/types.ts";
 import type { RunAgentOptions } from "../types.ts";

@@ -2,7 +2,7 @@
 // CLAUDE_CODE_MAX_OUTPUT_TOKENS, the most tokens a reply may have (max_tokens), and
 // MAX_THINKING_TOKENS, the thinking budget (0 turns thinking off).
 import type { ModelRequest } from "@harness/llm";
-import { wholeSetting, type EnvSetting } from "../env-number.ts";
+import { wholeSetting, type EnvSetting } from "../env/number.ts";
 import type { RunAgentOptions } from "../types.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;

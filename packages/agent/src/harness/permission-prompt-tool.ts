@@ -3,7 +3,7 @@
 // `{"behavior":"allow","updatedInput":{…}}` (the input to run with, and optionally
 // `updatedPermissions`: the rules, mode or directories it sets for the calls after it, as an
 // Agent SDK canUseTool answer's) or `{"behavior":"deny","message":"…"}` (what the model is told).
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 import { parsePermissionUpdates } from "../permissions/updates.ts";
 import type { ApprovalDecision, ApprovalRequest, Tool } from "../types.ts";
 

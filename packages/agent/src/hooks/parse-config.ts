@@ -3,7 +3,7 @@ import { TOOL_EVENTS, parseIfCondition } from "./if-condition.ts";
 import { compileMatcher } from "./matcher.ts";
 import { HOOK_EVENT_NAMES, VERDICT_EVENTS } from "./types.ts";
 import type { CommandHook, Hook, HookCondition, HookDiagnostic, HookEventName, HookMatcherGroup, HooksConfig, HttpHook, PromptHook } from "./types.ts";
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 
 const eventNames: ReadonlySet<string> = new Set(HOOK_EVENT_NAMES);
 const GROUP_KEYS = new Set(["matcher", "hooks"]);

@@ -1,8 +1,8 @@
 // The MCP server entries of Claude Code's config files (`.mcp.json`, `~/.claude.json`, settings),
 // validated one by one: a bad entry becomes a diagnostic and the others still load.
 import { z } from "zod";
-import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
-import { isJsonObject } from "../json-text.ts";
+import { ENV_NAME_RULE, isEnvName } from "../env/names.ts";
+import { isJsonObject } from "../config/json-text.ts";
 import { expandEnv } from "./expand-env.ts";
 
 /** Where a server is configured; "managed" is the machine's managed-mcp.json, "plugin" an enabled

@@ -1,5 +1,5 @@
 // An MCP tool's input schema as the model APIs take it.
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 
 /** Keywords the model APIs refuse at the top of a tool's input schema (Anthropic answers every
  * request that holds one with "input_schema does not support oneOf, allOf, or anyOf at the top

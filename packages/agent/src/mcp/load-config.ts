@@ -1,12 +1,12 @@
 // Collects the MCP servers of a project from the places Claude Code reads them.
-import { readConfigJson } from "../config-files.ts";
+import { readConfigJson } from "../config/files.ts";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { pluginVariables, type Plugin } from "../plugins/types.ts";
 import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope, parseServerEntry } from "./config.ts";
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 import { managedOnlyReason } from "./start-rules.ts";
-import { userConfigFile } from "../user-config-dir.ts";
+import { userConfigFile } from "../config/user-config-dir.ts";
 
 /** The MCP keys of the merged settings object (any other keys are ignored). */
 export type McpSettings = {

@@ -1,5 +1,5 @@
 // Starts every configured MCP server and exposes their tools as ours.
-import { wholeSetting } from "../env-number.ts";
+import { wholeSetting } from "../env/number.ts";
 import type { Tool } from "../types.ts";
 import type { Env, McpRunServerConfig } from "./config.ts";
 import type { McpConnection } from "./connection.ts";
@@ -84,7 +84,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
   if (options.signal?.aborted) lifetime.abort();
 
-  // Read as env-settings.ts checks them at start: a value it would refuse leaves the default here.
+  // Read as env/settings.ts checks them at start: a value it would refuse leaves the default here.
   const timeoutMs = wholeSetting(env, "MCP_TIMEOUT", "milliseconds", 1).value ?? DEFAULT_MCP_TIMEOUT_MS;
   const callTimeoutMs = wholeSetting(env, "MCP_TOOL_TIMEOUT", "milliseconds", 1).value ?? DEFAULT_MCP_TOOL_TIMEOUT_MS;
   const maxOutputChars = (wholeSetting(env, "MAX_MCP_OUTPUT_TOKENS", "tokens", 1).value ?? DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4;

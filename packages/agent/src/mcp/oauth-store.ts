@@ -14,16 +14,16 @@ import { dirname, join } from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import { writeFileAtomically } from "../files/atomic-write.ts";
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 import { readJsonObjectFile } from "../files/json-object-file.ts";
 import { makeDirsSync } from "../files/make-dirs.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 import { withLock, withLockSync } from "../files/lock-file.ts";
 
 export const MCP_OAUTH_FILE_NAME = "harness-mcp-oauth.json";
 
 /** The sign-in file of the user whose home is `home`: in their configuration directory, which
- * CLAUDE_CONFIG_DIR in `env` may move (user-config-dir.ts). */
+ * CLAUDE_CONFIG_DIR in `env` may move (config/user-config-dir.ts). */
 export function mcpOAuthFile(home: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
   return join(userConfigDir(home, env), MCP_OAUTH_FILE_NAME);
 }

@@ -1,7 +1,7 @@
 // Whether a configured MCP server may start on this machine: the machine's managed-mcp.json, when
 // present, allows its own servers only; the settings' policy (deniedMcpServers, allowedMcpServers)
 // holds for every server.
-import { readConfigJson } from "../config-files.ts";
+import { readConfigJson } from "../config/files.ts";
 import type { McpServerConfig } from "./config.ts";
 import { mcpPolicyBlocks, type McpPolicy } from "./policy.ts";
 

@@ -1,6 +1,6 @@
 // A server's tools/list answer, checked tool by tool: one malformed tool is left out (and said),
 // the server's other tools are still used.
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description?: string; inputSchema: Record<string, unknown> };

@@ -4,7 +4,7 @@
 // `harness plugin install name@marketplace` adds it when asked to install from it. Only the sources
 // `harness plugin marketplace add` takes are accepted; the others are named as such.
 import path from "node:path";
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 
 /** Where a declared marketplace comes from, in known_marketplaces.json's shape. */
 export type DeclaredSource = { source: "github"; repo: string; ref?: string } | { source: "git"; url: string; ref?: string } | { source: "directory"; path: string };

@@ -4,13 +4,13 @@
 // merge), and those given for the run (`--plugin-dir`), which win over an installed plugin of the
 // same name. Installing is not done here: this reads what was installed.
 import path from "node:path";
-import { readConfigJson } from "../config-files.ts";
+import { readConfigJson } from "../config/files.ts";
 import type { SettingsSource } from "../settings/types.ts";
 import { loadPlugin } from "./load-plugin.ts";
 import { addedMarketplaces, notInstalledMessage } from "./not-installed.ts";
 import type { Plugin, PluginDiagnostic, PluginDiscovery } from "./types.ts";
-import { isJsonObject } from "../json-text.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { isJsonObject } from "../config/json-text.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 export type DiscoverPluginsOptions = {
   home: string;

@@ -5,14 +5,14 @@
 // it, and its hooks and MCP servers join those of the default files, as Claude Code has it.
 import { pluginDataDir } from "./data-dir.ts";
 import path from "node:path";
-import { readConfigJson, statConfig } from "../config-files.ts";
+import { readConfigJson, statConfig } from "../config/files.ts";
 import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
 import { makeDirs } from "../files/make-dirs.ts";
 import type { HooksConfig } from "../hooks/types.ts";
 import { parseManifest, type PluginManifest } from "./manifest.ts";
 import { pluginVariables, withPluginVariables, type Plugin, type PluginDiagnostic, type PluginSource } from "./types.ts";
-import { isJsonObject } from "../json-text.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { isJsonObject } from "../config/json-text.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 export const MANIFEST_PATH = path.join(".claude-plugin", "plugin.json");
 

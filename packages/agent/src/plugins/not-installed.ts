@@ -3,8 +3,8 @@
 // when only the project's settings declare that. A run never fetches anything itself: a
 // repository's settings must not make the harness download code the user did not ask for.
 import path from "node:path";
-import { readConfigJson } from "../config-files.ts";
-import { isJsonObject } from "../json-text.ts";
+import { readConfigJson } from "../config/files.ts";
+import { isJsonObject } from "../config/json-text.ts";
 import type { SettingsSource } from "../settings/types.ts";
 import { comesWithRepository } from "../settings/types.ts";
 import { addArgument, declaredMarketplaces } from "./declared-marketplaces.ts";

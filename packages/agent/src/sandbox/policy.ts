@@ -3,7 +3,7 @@ import path from "node:path";
 import { hasGlob, unescapeGlob } from "../glob-regexp.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import { isWithin } from "../files/real-paths.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 import { isLibraryPattern, named, patternBelow, type SandboxPath } from "./sandbox-paths.ts";
 import type { SandboxSettings } from "./settings.ts";
 import { workspaceEnvDir, workspaceTmpDir } from "./tmp-dir.ts";

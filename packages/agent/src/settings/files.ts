@@ -2,7 +2,7 @@
 // the one place that knows both, for loading the settings and for keeping permission updates.
 import path from "node:path";
 import type { SettingsFileScope, SettingsScope } from "./types.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 export type SettingsDirs = { home: string; projectRoot: string };
 

@@ -6,7 +6,7 @@ import type { PermissionRule } from "../permissions/types.ts";
 import { ruleRoot, settingsFile } from "./files.ts";
 import { mergeSettings } from "./merge.ts";
 import { parentTier, withParentTier } from "./parent-tier.ts";
-import { readConfigJson } from "../config-files.ts";
+import { readConfigJson } from "../config/files.ts";
 import { comesWithRepository, isFileScope, SCOPES_BY_PRECEDENCE } from "./types.ts";
 import type { LoadedSettings, ScopedPermissions, SettingsDiagnostic, SettingsFileScope, SettingsScope, SettingsSource } from "./types.ts";
 import { validateSettings } from "./validate.ts";

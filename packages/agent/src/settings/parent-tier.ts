@@ -16,7 +16,7 @@ import { describeValue } from "./describe-value.ts";
 import { mergeSettings } from "./merge.ts";
 import type { Settings, SettingsDiagnostic, SettingsSource } from "./types.ts";
 import { keyPath, validateSettings } from "./validate.ts";
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 
 type Restricts = "list" | "emptyList" | true | false | "disable";
 

@@ -6,7 +6,7 @@ import { writeFileAtomically } from "../files/atomic-write.ts";
 import { JsonObjectFileError, readJsonObjectFile } from "../files/json-object-file.ts";
 import { makeDirsSync } from "../files/make-dirs.ts";
 import { destinationFile, ruleValueText, type PermissionUpdate, type UpdateWhere } from "../permissions/updates.ts";
-import { isJsonObject } from "../json-text.ts";
+import { isJsonObject } from "../config/json-text.ts";
 
 /** Writes the updates whose destination is a settings file into that file, keeping everything
  * else in it; a file that is not a JSON object is left alone. Returns what could not be written,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ENV_NAME_RULE, isEnvName } from "../env-names.ts";
+import { ENV_NAME_RULE, isEnvName } from "../env/names.ts";
 import { describeValue } from "./describe-value.ts";
 import { parseRule } from "../permissions/parse-rule.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";

@@ -5,7 +5,7 @@
 // are named `<plugin>:<skill>`, ${CLAUDE_PLUGIN_ROOT} in their text standing for the plugin's
 // directory; nor can a project's skill take a plugin's name (a directory named `kit:release`): the
 // plugin's wins, as the user installed it, and the project's is named in a diagnostic.
-import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config/files.ts";
 import path from "node:path";
 import { argumentNamesField } from "./arguments.ts";
 import { parseFrontmatter } from "../frontmatter.ts";
@@ -14,7 +14,7 @@ import { booleanField, hintField, textField, toolListField } from "./frontmatter
 import { MAX_LISTED_DESCRIPTION } from "./registry.ts";
 import type { Skill, SkillDiagnostic, SkillDiscovery, SkillScope } from "./types.ts";
 import { withPluginVariables, type Plugin } from "../plugins/types.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 /** The sub-agent a skill with `context: fork` runs in when it names none, as in Claude Code. */
 export const DEFAULT_FORK_AGENT = "general-purpose";

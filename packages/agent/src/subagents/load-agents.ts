@@ -1,10 +1,10 @@
-import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config-files.ts";
+import { isMissingError, readConfigDir, readConfigText, statConfig } from "../config/files.ts";
 import path from "node:path";
 import { withPluginVariables, type Plugin } from "../plugins/types.ts";
 import { builtinAgents } from "./builtin-agents.ts";
 import { parseAgentFile } from "./parse-agent-file.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentSource } from "./types.ts";
-import { userConfigDir } from "../user-config-dir.ts";
+import { userConfigDir } from "../config/user-config-dir.ts";
 
 export type LoadAgentDefinitionsOptions = {
   /** The user's home directory: user agents live in `<home>/.claude/agents`. */

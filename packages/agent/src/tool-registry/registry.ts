@@ -5,7 +5,7 @@ import { z } from "zod";
 import { isMcpToolName } from "../mcp/names.ts";
 import type { Tool } from "../types.ts";
 import { TOOL_SEARCH_NAME, toolSearchTool } from "./tool-search.ts";
-import { wholeSetting, type EnvSetting } from "../env-number.ts";
+import { wholeSetting, type EnvSetting } from "../env/number.ts";
 
 export const DEFAULT_DEFER_THRESHOLD = 40;
 

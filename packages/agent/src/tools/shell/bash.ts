@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { defineTool } from "../../define-tool.ts";
-import { wholeSetting } from "../../env-number.ts";
+import { wholeSetting } from "../../env/number.ts";
 import { isDirectory } from "../../files/make-dirs.ts";
 import { forgetGroup, groupAlive, signalGroup, spawnGroup } from "../../process/process-groups.ts";
 import { withSessionEnv } from "./session-env.ts";
@@ -111,7 +111,7 @@ const made = new Map<string, Tool>();
  * CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR changes what it says of `cd`. One tool per set of
  * limits, so that runs alike send the same tool definitions. */
 export function bashToolFor(env: Readonly<Record<string, string | undefined>>, sandboxed: boolean): Tool {
-  // Read as env-settings.ts checks them at start: a value it would refuse leaves the default here.
+  // Read as env/settings.ts checks them at start: a value it would refuse leaves the default here.
   const read = (name: string, unit: string, fallback: number) => wholeSetting(env, name, unit, 1).value ?? fallback;
   const maxMs = read("BASH_MAX_TIMEOUT_MS", "milliseconds", BASH_MAX_TIMEOUT_MS);
   const limits = {

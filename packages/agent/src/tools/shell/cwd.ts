@@ -3,7 +3,7 @@
 // working directories (with the note Claude Code gives), or always there with
 // CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR. Exported variables and other shell state do not carry over.
 import path from "node:path";
-import { envSwitch } from "../../env-number.ts";
+import { envSwitch } from "../../env/number.ts";
 import { isDirectory } from "../../files/make-dirs.ts";
 import { isWithin, realPathOf } from "../../files/real-paths.ts";
 

@@ -1,5 +1,5 @@
 // A number or a switch in an environment variable, a number read so that the problem with a bad value
-// can be told (see env-settings.ts), while the code that reads it goes on with its default.
+// can be told (see settings.ts), while the code that reads it goes on with its default.
 
 import { switchOn } from "@harness/llm/env-switch";
 

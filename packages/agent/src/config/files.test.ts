@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configReadsSoFar, readConfigDir, readConfigFile, readConfigJson, readConfigText, statConfig } from "./config-files.ts";
+import { configReadsSoFar, readConfigDir, readConfigFile, readConfigJson, readConfigText, statConfig } from "./files.ts";
 
 function temp(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-config-files-"));

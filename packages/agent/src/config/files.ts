@@ -8,7 +8,7 @@
 // missing (ENOENT, not ENOTDIR), as the stat that finds it says.
 import { readdirSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir as readdirAsync, readFile as readFileAsync, stat as statAsync } from "node:fs/promises";
-import { specialFileKind } from "./files/file-kind.ts";
+import { specialFileKind } from "../files/file-kind.ts";
 import { parseJsonText, type JsonFile } from "./json-text.ts";
 
 /** Larger files are read every time. */

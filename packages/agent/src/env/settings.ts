@@ -4,10 +4,10 @@
 // `harness serve` and `harness run` ask the same functions first, so that a mistyped value is
 // refused at start, naming the variable, rather than silently ignored.
 import { baseUrlProblems, bedrockProblems, customHeadersProblems, networkProblem, resolveRetrySettings, vertexProblems } from "@harness/llm";
-import { autoCompactPercentSetting, compactThresholdSetting, contextWindowSetting } from "./compaction/context-window.ts";
-import { outputTokensSetting, thinkingTokensSetting } from "./harness/output-tokens.ts";
-import { wholeSetting } from "./env-number.ts";
-import { deferThresholdSetting } from "./tool-registry/registry.ts";
+import { autoCompactPercentSetting, compactThresholdSetting, contextWindowSetting } from "../compaction/context-window.ts";
+import { outputTokensSetting, thinkingTokensSetting } from "../harness/output-tokens.ts";
+import { wholeSetting } from "./number.ts";
+import { deferThresholdSetting } from "../tool-registry/registry.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -6,7 +6,7 @@ import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } f
 import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite-locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
-import { EXPOSITION_CONTENT_TYPE } from "./exposition.ts";
+import { EXPOSITION_CONTENT_TYPE } from "./metrics/exposition.ts";
 import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
 import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";
 import { isOpenHealthCheck } from "./open-harness/routes-harnesses.ts";

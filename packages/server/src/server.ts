@@ -29,9 +29,9 @@ import { createSupervisedRunner } from "./supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
 import { hidingSecrets } from "./log-secrets.ts";
-import { metricsText } from "./metrics.ts";
-import { processMetrics } from "./process-metrics.ts";
-import { createServerCounts } from "./server-counts.ts";
+import { metricsText } from "./metrics/metrics.ts";
+import { processMetrics } from "./metrics/process.ts";
+import { createServerCounts } from "./metrics/counts.ts";
 
 export type HarnessServer = {
   url: string;

@@ -11,7 +11,7 @@ import { crossSiteRefusal, notTheirs, requestToken } from "./auth.ts";
 import { tokenHolder, type UserTokens } from "./user-tokens.ts";
 import { IdSchema, repeatedParameter } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
-import type { ServerCounts } from "./server-counts.ts";
+import type { ServerCounts } from "./metrics/counts.ts";
 
 /** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;

@@ -2,8 +2,8 @@
 // registry's and the runner pool's state and the counters the sessions and sockets bump.
 import { readFileSync } from "node:fs";
 import { byLabel, exposition, type Family } from "./exposition.ts";
-import type { ProcessMetrics } from "./process-metrics.ts";
-import type { ServerCounts } from "./server-counts.ts";
+import type { ProcessMetrics } from "./process.ts";
+import type { ServerCounts } from "./counts.ts";
 
 /** What the server holds now, read at each scrape. */
 export type MetricsGauges = { sessions: number; clients: number; runs: number; awaitingApproval: number; runnerProcesses: number };
@@ -17,7 +17,7 @@ export type MetricsSources = {
   process: ProcessMetrics;
 };
 
-const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 function gauge(name: string, help: string, value: number): Family {
   return { name, help, type: "gauge", samples: [{ value }] };

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } from "./auth.ts";
 import { tokenHolder, type UserTokens } from "./user-tokens.ts";
-import { DatabaseLockedError } from "./sqlite-locked.ts";
+import { DatabaseLockedError } from "./sqlite/locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
 import { EXPOSITION_CONTENT_TYPE } from "./metrics/exposition.ts";
 import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createSessionRegistry } from "./registry.ts";
-import type { SqliteDatabase, SqliteSessionStore } from "./sqlite-store.ts";
+import type { SqliteDatabase, SqliteSessionStore } from "./sqlite/store.ts";
 import { fakeRunners } from "./test-helpers.ts";
 
 const MALFORMED = "database disk image is malformed";

@@ -5,7 +5,7 @@ import type { SessionEndReason } from "@harness/protocol";
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort, type SessionCounts } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import { runEnd } from "./run-end.ts";
-import type { SqliteDatabase } from "./sqlite-store.ts";
+import type { SqliteDatabase } from "./sqlite/store.ts";
 
 /** `stop(reason)`: the session's conversation ends, for `reason` (what its SessionEnd hooks are told). */
 export type SessionRunner = RunnerPort & { stop?(reason?: SessionEndReason): Promise<void> };

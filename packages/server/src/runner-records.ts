@@ -3,8 +3,8 @@
 // process holds its lock is tried again every second, until it is stored or a newer one replaces it.
 import { sessionKey } from "./ids.ts";
 import type { RunnerProcessInfo } from "./runner-process.ts";
-import type { SessionCatalog } from "./sqlite-catalog.ts";
-import { DatabaseLockedError } from "./sqlite-locked.ts";
+import type { SessionCatalog } from "./sqlite/catalog.ts";
+import { DatabaseLockedError } from "./sqlite/locked.ts";
 
 export type RunnerRecords = {
   record(userId: string, sessionId: string, runner: RunnerProcessInfo | undefined): void;

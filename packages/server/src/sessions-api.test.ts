@@ -13,7 +13,7 @@ import { bashModePrompt } from "@harness/protocol";
 import { MinimalClient } from "@harness/test-utils";
 import type { HarnessServer } from "./server.ts";
 import { call, frameRecorder, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
-import { titleFromPrompt } from "./sqlite-catalog.ts";
+import { titleFromPrompt } from "./sqlite/catalog.ts";
 
 type Runners = ReturnType<typeof fakeRunners>;
 

@@ -26,9 +26,9 @@ import { notTheirs, tokenUsers } from "./auth.ts";
 import { restoreForkFiles } from "./fork-files.ts";
 import { PrefixSchema, sessionFiles } from "./session-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
-import { defaultTitle, TITLE_CONTROLS } from "./sqlite-catalog.ts";
+import { defaultTitle, TITLE_CONTROLS } from "./sqlite/catalog.ts";
 import type { SessionRegistry } from "./registry.ts";
-import type { SqliteDatabase } from "./sqlite-store.ts";
+import type { SqliteDatabase } from "./sqlite/store.ts";
 
 export type SessionsApiOptions = {
   db: SqliteDatabase;

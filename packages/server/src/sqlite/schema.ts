@@ -2,7 +2,7 @@
 // connections (the server's reads, the writer thread's writes) open the file through here.
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { isBusy } from "./sqlite-locked.ts";
+import { isBusy } from "./locked.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -89,7 +89,7 @@ const ADDED_COLUMNS: [string, string, string, string?][] = [
   // may have been opened since by a server that died. Read only to bring a file up to date, below.
   ["open_mark", "suspect_before", "INTEGER NOT NULL DEFAULT 0"],
   // How many times a server opened the file, and the first opening whose clean closes are trusted
-  // (sqlite-open-mark.ts).
+  // (open-mark.ts).
   ["open_mark", "opened", "INTEGER NOT NULL DEFAULT 0"],
   ["open_mark", "trusted_from", "INTEGER NOT NULL DEFAULT 0"],
   // The opening that closed the session cleanly; null: none trusted. Rows closed cleanly before it

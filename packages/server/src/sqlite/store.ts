@@ -1,6 +1,6 @@
 // Session storage in one SQLite file (node:sqlite). Reads run on the server's thread. Writes from
 // every session are gathered for a few milliseconds and handed to the writer thread
-// (sqlite-writer.ts), which commits them as one transaction: a busy server does a few dozen small
+// (writer.ts), which commits them as one transaction: a busy server does a few dozen small
 // transactions a second, and none of them on its event loop. A read of a session sees everything
 // written before it: a load first waits for that session's writes still on their way; a read of
 // batches takes those of the writes on their way from the writes.
@@ -10,14 +10,14 @@ import type { StatementSync } from "node:sqlite";
 import { z } from "zod";
 import { ConversationSpentSchema, HarnessStateSchema, TranscriptMessageSchema, UsageSchema, describeZodError, type TranscriptMessage } from "@harness/protocol";
 import { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
-import { sessionKey } from "./ids.ts";
-import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./sqlite-catalog.ts";
-import { MAIN_BUSY_MS } from "./sqlite-locked.ts";
-import { markClosed, markOpen } from "./sqlite-open-mark.ts";
-import { openDatabaseFile } from "./sqlite-schema.ts";
-import type { WriteOp } from "./sqlite-writer.ts";
-import { createWriterLink } from "./sqlite-writer-link.ts";
-import { unsavedWrites } from "./sqlite-unsaved.ts";
+import { sessionKey } from "../ids.ts";
+import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./catalog.ts";
+import { MAIN_BUSY_MS } from "./locked.ts";
+import { markClosed, markOpen } from "./open-mark.ts";
+import { openDatabaseFile } from "./schema.ts";
+import type { WriteOp } from "./writer.ts";
+import { createWriterLink } from "./writer-link.ts";
+import { unsavedWrites } from "./unsaved.ts";
 
 /** Batches kept per session for replay to reconnecting clients; older ones are pruned. */
 export const KEPT_BATCHES = 5000;
@@ -112,10 +112,10 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
   // should not make the server's thread do it.
   db.exec("PRAGMA wal_autocheckpoint = 0");
   const { floor, opening, trustedFrom } = markOpen(db);
-  /** How far a session loaded not clean numbers on (see sqlite-open-mark.ts); the usual jump while
+  /** How far a session loaded not clean numbers on (see open-mark.ts); the usual jump while
    * no server has died with this file open. */
   const crashJump = floor > 0 ? floor + SEQ_JUMP_AFTER_CRASH : undefined;
-  // From now on the server's thread does not wait for another process's lock (sqlite-locked.ts).
+  // From now on the server's thread does not wait for another process's lock (locked.ts).
   db.exec(`PRAGMA busy_timeout = ${MAIN_BUSY_MS}`);
   const unsaved = unsavedWrites();
   /** Per session this server loaded not clean: the seq it numbered on from (see jumpFor). */

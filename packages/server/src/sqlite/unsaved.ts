@@ -3,8 +3,8 @@
 // sessions' own retries stop with them), and names what it could not store, and why. A write that
 // failed for another cause (a full disk, a session with no stored state to keep) would fail again:
 // it is not sent again.
-import { DatabaseLockedError } from "./sqlite-locked.ts";
-import type { WriteOp } from "./sqlite-writer.ts";
+import { DatabaseLockedError } from "./locked.ts";
+import type { WriteOp } from "./writer.ts";
 
 /** `locked`: it failed because another process held the file's lock. */
 type Entry = { op: WriteOp; done: Promise<void>; error?: string; locked?: boolean };

@@ -4,10 +4,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
-import { openDatabaseFile } from "./sqlite-schema.ts";
-import { createWriterLink } from "./sqlite-writer-link.ts";
-import type { WriteOp } from "./sqlite-writer.ts";
-import { lockFile, tempDir } from "./test-helpers.ts";
+import { openDatabaseFile } from "./schema.ts";
+import { createWriterLink } from "./writer-link.ts";
+import type { WriteOp } from "./writer.ts";
+import { lockFile, tempDir } from "../test-helpers.ts";
 
 const op = (sessionId: string, seq: number): WriteOp => ({
   userId: "u",
@@ -29,7 +29,7 @@ test("a writer thread that dies fails the writes it held, with a message; the ne
       script,
       `import { existsSync, writeFileSync } from "node:fs";
        if (!existsSync(${JSON.stringify(crashed)})) { writeFileSync(${JSON.stringify(crashed)}, ""); process.exit(3); }
-       await import(${JSON.stringify(new URL("./sqlite-writer.ts", import.meta.url).href)});`,
+       await import(${JSON.stringify(new URL("./writer.ts", import.meta.url).href)});`,
     );
     const errors: string[] = [];
     const link = createWriterLink({ path, keptBatches: 100, keptBytes: 1 << 20, delayMs: 5, waitMs: 10_000, script: pathToFileURL(script), onError: (e) => errors.push(String(e)) });

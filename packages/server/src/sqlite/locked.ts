@@ -1,7 +1,7 @@
 // The session database's file held by another process (a backup tool, the sqlite3 shell inside a
 // transaction). The server's thread does not wait for such a lock: a write it would make itself
 // (the catalog's) fails after MAIN_BUSY_MS with this error, which the HTTP routes answer 503. The
-// writer thread fails its transactions at once too (sqlite-writer.ts); the sessions keep those
+// writer thread fails its transactions at once too (writer.ts); the sessions keep those
 // writes and send them again until the lock is gone.
 
 /** How long the server's own connection waits for the file's write lock: long enough to get past

@@ -1,9 +1,9 @@
-// The server's side of the writer thread (sqlite-writer.ts): writes wait a few milliseconds to share
+// The server's side of the writer thread (writer.ts): writes wait a few milliseconds to share
 // a transaction, then go to the thread in order; each resolves once its transaction is committed.
 // `settle` blocks until the writes of one session are committed, for reads that must see them.
 import { Worker } from "node:worker_threads";
-import { DatabaseLockedError } from "./sqlite-locked.ts";
-import type { WriteOp, WriterData, WriterReply, WriterRequest } from "./sqlite-writer.ts";
+import { DatabaseLockedError } from "./locked.ts";
+import type { WriteOp, WriterData, WriterReply, WriterRequest } from "./writer.ts";
 
 export type WriterLink = {
   /** Queues a write of the session `key`; resolves when it is committed, rejects with why not (a
@@ -41,7 +41,7 @@ export function createWriterLink(options: {
   /** A blocking wait for the thread gives up after this long. */
   waitMs: number;
   onError?: (error: unknown) => void;
-  /** The thread's script (default sqlite-writer.ts; tests put one that fails in its place). */
+  /** The thread's script (default writer.ts; tests put one that fails in its place). */
   script?: URL;
 }): WriterLink {
   // [0]: the id of the last request the thread has handled, [1]: of the last it failed, [2]: 1 once
@@ -62,7 +62,7 @@ export function createWriterLink(options: {
 
   function start(): Worker {
     Atomics.store(done, 2, 0);
-    const made = new Worker(options.script ?? new URL("./sqlite-writer.ts", import.meta.url), { workerData: { sqliteWriter: data } });
+    const made = new Worker(options.script ?? new URL("./writer.ts", import.meta.url), { workerData: { sqliteWriter: data } });
     made.unref();
     made.on("message", onReply);
     made.on("error", (error) => stopped(made, error));

@@ -3,8 +3,8 @@
 // to tens of milliseconds (the WAL's writes and checkpoints); on the server's event loop that stalled
 // every stream it carries. Requests are handled in order; each is one transaction, answered once.
 import { parentPort, workerData } from "node:worker_threads";
-import { connect } from "./sqlite-schema.ts";
-import { DatabaseLockedError, isBusy } from "./sqlite-locked.ts";
+import { connect } from "./schema.ts";
+import { DatabaseLockedError, isBusy } from "./locked.ts";
 
 /** One session's write, as the server sends it: JSON already encoded. */
 export type WriteOp = {
@@ -43,7 +43,7 @@ export type WriterData = {
   /** And at most this many bytes (UTF-16 units) of their operations. The batches after the
    * session's snapshot are kept whatever their number and size: loading the session needs them. */
   keptBytes: number;
-  /** The server's opening of the file (sqlite-open-mark.ts): a row closed cleanly says it. */
+  /** The server's opening of the file (open-mark.ts): a row closed cleanly says it. */
   opening: number;
   /** Int32 [0]: the id of the last request handled, so a waiting thread can block on it; [1]: the
    * id of the last request whose transaction failed (nothing of it stored), so that thread can tell;
@@ -69,7 +69,7 @@ function serve(data: WriterData): void {
   // Rewriting the session row rewrites all of it (state and transcript: megabytes in a long
   // conversation): only a new state or a whole transcript does. The marks of earlier versions'
   // files (sessions.marks) go once the row is rewritten: session_marks holds them by then.
-  // Wherever clean is written, closed_by is too: this opening (see sqlite-open-mark.ts).
+  // Wherever clean is written, closed_by is too: this opening (see open-mark.ts).
   const upsertSession = db.prepare(
     `INSERT INTO sessions (user_id, session_id, state, seq, transcript, marks, updated_at, created_at, clean, closed_by) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ${data.opening})
      ON CONFLICT (user_id, session_id) DO UPDATE SET state = excluded.state, seq = excluded.seq,
@@ -95,14 +95,14 @@ function serve(data: WriterData): void {
      ON CONFLICT (user_id, session_id) DO UPDATE SET updated_at = excluded.updated_at, run = excluded.run`,
   );
   // A run record changed with no batch (cleared as the session closes) is no change a user sees:
-  // the session keeps its place in the list (sqlite-catalog.ts).
+  // the session keeps its place in the list (catalog.ts).
   const setRunOnly = db.prepare(
     `INSERT INTO activity (user_id, session_id, updated_at, run) VALUES (?, ?, ?, ?)
      ON CONFLICT (user_id, session_id) DO UPDATE SET run = excluded.run`,
   );
   // A session made later under the same id numbers its batches after every seq the deleted one
   // reached, stored or not: a client of the deleted one that reconnects with `since` is sent a state.
-  // Kept for DELETED_KEPT_MS from the deletion (sqlite-open-mark.ts).
+  // Kept for DELETED_KEPT_MS from the deletion (open-mark.ts).
   const rememberDeleted = db.prepare(
     `INSERT INTO deleted_sessions (user_id, session_id, seq, deleted_at)
      SELECT ?1, ?2, MAX(?3, COALESCE((SELECT seq FROM sessions WHERE user_id = ?1 AND session_id = ?2), 0),

@@ -3,8 +3,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import { bashModeCommand, emptyState, isBuiltinCommandPrompt, type HarnessMessage, type SessionSummary } from "@harness/protocol";
 import { firstSeqAfter, type SessionSnapshot } from "@harness/session";
-import type { RunnerProcessInfo } from "./runner-process.ts";
-import { lockedOr } from "./sqlite-locked.ts";
+import type { RunnerProcessInfo } from "../runner-process.ts";
+import { lockedOr } from "./locked.ts";
 
 /** `write`, with a lock held by another process said as such. */
 function writing<T>(write: () => T): T {
@@ -70,13 +70,13 @@ type ListRow = {
 };
 
 /** For a session the file does not hold: the highest seq its clients may hold (SessionStore.unstoredSeq):
- * the last seq a deleted session of this id reached, or `floor` (see sqlite-open-mark.ts). */
+ * the last seq a deleted session of this id reached, or `floor` (see open-mark.ts). */
 export function unstoredSeqOf(db: DatabaseSync, userId: string, sessionId: string, floor: number): number {
   const row = db.prepare("SELECT seq FROM deleted_sessions WHERE user_id = ? AND session_id = ?").get(userId, sessionId) as { seq: number } | undefined;
   return Math.max(row?.seq ?? 0, floor);
 }
 
-/** `opening`: the server's (sqlite-open-mark.ts); a session it creates is closed cleanly by it. */
+/** `opening`: the server's (open-mark.ts); a session it creates is closed cleanly by it. */
 export function createCatalog(db: DatabaseSync, floor: number, opening: number): SessionCatalog {
   db.function("harness_builtin_command", { deterministic: true }, (prompt) => (typeof prompt === "string" && isBuiltinCommandPrompt(prompt) ? 1 : 0));
   const list = db.prepare(

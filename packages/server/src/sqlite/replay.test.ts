@@ -4,8 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { SessionSnapshot, StoredBatch } from "@harness/session";
 import { join } from "node:path";
-import { openSqliteDatabase } from "./sqlite-store.ts";
-import { testDir, waitFor } from "./test-helpers.ts";
+import { openSqliteDatabase } from "./store.ts";
+import { testDir, waitFor } from "../test-helpers.ts";
 
 const batch = (seq: number, size: number): StoredBatch => ({ seq, operations: JSON.stringify([{ type: "set", path: ["config", "systemPrompt"], value: "x".repeat(size) }]) });
 const snapshot = (seq: number): SessionSnapshot => ({ state: { status: "idle", messages: [], usage: { inputTokens: 0, outputTokens: 0 } }, seq, transcript: [] });

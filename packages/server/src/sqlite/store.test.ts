@@ -4,9 +4,9 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot, type StoredBatch } from "@harness/session";
-import { KEPT_BATCHES, openSqliteDatabase } from "./sqlite-store.ts";
-import { DELETED_KEPT_MS } from "./sqlite-open-mark.ts";
-import { lockFile, testDir, waitFor } from "./test-helpers.ts";
+import { KEPT_BATCHES, openSqliteDatabase } from "./store.ts";
+import { DELETED_KEPT_MS } from "./open-mark.ts";
+import { lockFile, testDir, waitFor } from "../test-helpers.ts";
 
 const batch = (seq: number, text = `t${seq}`): StoredBatch => ({
   seq,

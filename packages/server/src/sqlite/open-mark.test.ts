@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SEQ_JUMP_AFTER_CRASH, type SessionSnapshot } from "@harness/session";
-import { openSqliteDatabase } from "./sqlite-store.ts";
-import { lockFile, testDir } from "./test-helpers.ts";
+import { openSqliteDatabase } from "./store.ts";
+import { lockFile, testDir } from "../test-helpers.ts";
 
 const snapshot = (seq: number): SessionSnapshot => ({
   state: { status: "idle", messages: [], usage: { inputTokens: 0, outputTokens: 0 } },

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SESSIONS_PER_RUNNER, resolveConfig, startWarnings } from "./config.ts";
-import { createRunnerPool } from "./runner-pool.ts";
+import { createRunnerPool } from "./runners/pool.ts";
 
 test("sessions per runner process: default, from the environment, from the options", () => {
   assert.equal(resolveConfig({ env: {} }).runnerSessionsPerProcess, DEFAULT_SESSIONS_PER_RUNNER);

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyOperations, type HarnessState, type ServerMessage } from "@harness/protocol";
 import { MinimalClient, startFakeAnthropic, type FakeAnthropic, type MinimalFrame } from "@harness/test-utils";
-import { createRunnerPool, type RunnerPool } from "./runner-pool.ts";
+import { createRunnerPool, type RunnerPool } from "./runners/pool.ts";
 import { createSupervisedRunner, startServer, type HarnessServer, type ServerOptions, type SupervisedRunner } from "./index.ts";
 import { frameRecorder, tempDir, waitFor } from "./test-helpers.ts";
 

@@ -1,5 +1,5 @@
 // The Node host: one HTTP server (hono for routes, ws for /ws), the session registry, the SQLite
-// store, and runner processes shared by the sessions of each user (runner-pool.ts).
+// store, and runner processes shared by the sessions of each user (runners/pool.ts).
 import type { SessionEndReason } from "@harness/protocol";
 import { sandboxTmpRoot, workspaceEnvDir, workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { makeDirsSync } from "@harness/agent/make-dirs";
@@ -21,11 +21,11 @@ import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite/locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite/store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
-import { CREDENTIAL_VARIABLES, serverCredentials } from "./query-credentials.ts";
-import { createRunnerPool } from "./runner-pool.ts";
-import { runnerRecords } from "./runner-records.ts";
+import { CREDENTIAL_VARIABLES, serverCredentials } from "./runners/query-credentials.ts";
+import { createRunnerPool } from "./runners/pool.ts";
+import { runnerRecords } from "./runners/records.ts";
 import { sessionDirs } from "./session-dirs.ts";
-import { createSupervisedRunner } from "./supervisor.ts";
+import { createSupervisedRunner } from "./runners/supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
 import { hidingSecrets } from "./log-secrets.ts";

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { bashModeCommand, emptyState, isBuiltinCommandPrompt, type HarnessMessage, type SessionSummary } from "@harness/protocol";
 import { firstSeqAfter, type SessionSnapshot } from "@harness/session";
-import type { RunnerProcessInfo } from "../runner-process.ts";
+import type { RunnerProcessInfo } from "../runners/process.ts";
 import { lockedOr } from "./locked.ts";
 
 /** `write`, with a lock held by another process said as such. */

@@ -15,7 +15,7 @@ import { removeDeadSandboxSockets } from "@harness/agent/sandbox-leftovers";
 import { z } from "zod";
 import { pidAlive } from "@harness/agent/pid-alive";
 import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
-import { RUNNER_GC_FLAGS } from "./gc-flags.ts";
+import { RUNNER_GC_FLAGS } from "../gc-flags.ts";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
 

@@ -1,10 +1,10 @@
 // The runner process of each session, recorded in the store so that a server started after this
 // one adopts it instead of leaving it to run on unknown. A record the store refuses while another
 // process holds its lock is tried again every second, until it is stored or a newer one replaces it.
-import { sessionKey } from "./ids.ts";
-import type { RunnerProcessInfo } from "./runner-process.ts";
-import type { SessionCatalog } from "./sqlite/catalog.ts";
-import { DatabaseLockedError } from "./sqlite/locked.ts";
+import { sessionKey } from "../ids.ts";
+import type { RunnerProcessInfo } from "./process.ts";
+import type { SessionCatalog } from "../sqlite/catalog.ts";
+import { DatabaseLockedError } from "../sqlite/locked.ts";
 
 export type RunnerRecords = {
   record(userId: string, sessionId: string, runner: RunnerProcessInfo | undefined): void;

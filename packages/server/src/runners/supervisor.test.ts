@@ -9,10 +9,10 @@ import { createRunnerClient, RunnerHttpError, type RunnerTransport } from "@harn
 import { nodeTransport } from "@harness/runner/node-transport";
 import { runnerVersion } from "@harness/runner/version";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
-import { MAX_LOG_BYTES, spawnRunner } from "./runner-process.ts";
-import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./runner-pool.ts";
+import { MAX_LOG_BYTES, spawnRunner } from "./process.ts";
+import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
-import { tempDir, waitFor } from "./test-helpers.ts";
+import { tempDir, waitFor } from "../test-helpers.ts";
 
 let fake: FakeAnthropic;
 let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -11,10 +11,10 @@ import { nodeTransport } from "@harness/runner/node-transport";
 import { createTurnGate } from "@harness/runner/turn-gate";
 import type { RunControl, RunnerAnswer, RunnerPort } from "@harness/session";
 import { calledOnce, NotTakenError, takenOnce, unansweredRequests, type Resending } from "./not-taken.ts";
-import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
+import { attachRun, postControl, postRewind, queryRun } from "./link.ts";
 import type { QueryCredentials } from "./query-credentials.ts";
-import type { RunnerPool } from "./runner-pool.ts";
-import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./runner-process.ts";
+import type { RunnerPool } from "./pool.ts";
+import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./process.ts";
 
 export type { RunnerProcessInfo };
 

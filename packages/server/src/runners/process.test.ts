@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { createRunnerClient } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import { processAlive, SERVER_GC_FLAGS } from "@harness/test-utils";
-import { GC_FLAGS, RUNNER_GC_FLAGS } from "./gc-flags.ts";
-import { MAX_LOG_BYTES, spawnRunner } from "./runner-process.ts";
-import { testDir, waitFor } from "./test-helpers.ts";
+import { GC_FLAGS, RUNNER_GC_FLAGS } from "../gc-flags.ts";
+import { MAX_LOG_BYTES, spawnRunner } from "./process.ts";
+import { testDir, waitFor } from "../test-helpers.ts";
 
 /** Makes `runner-<pid>.sock` in `dir` from a process that is then killed, as a runner killed with
  * SIGKILL leaves its socket; returns its path. */

@@ -6,7 +6,7 @@
 // session has released it.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { adoptRunner, removeDeadSockets, runnersTmpDir, spawnRunner, sweepLeftoversSoon, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./runner-process.ts";
+import { adoptRunner, removeDeadSockets, runnersTmpDir, spawnRunner, sweepLeftoversSoon, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./process.ts";
 
 export type RunnerPoolOptions = {
   /** The runners' environment, without credentials (they travel per query). */

@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import type { RunEndEvent, RunnerEvent, RunnerEventPayload } from "@harness/protocol";
 import { createRunnerClient, RunnerHttpError } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
-import { attachRun, postControl, postRewind, queryRun } from "./runner-link.ts";
-import { waitFor } from "./test-helpers.ts";
+import { attachRun, postControl, postRewind, queryRun } from "./link.ts";
+import { waitFor } from "../test-helpers.ts";
 
 type Seen = { method: string; path: string; headers: IncomingMessage["headers"]; body: string };
 

@@ -8,7 +8,7 @@ import { defaultBackendName } from "@harness/runner/backend-names";
 import { debugSetting } from "@harness/runner/debug-setting";
 import { isLoopbackHost } from "@harness/runner/loopback";
 import type { RunnerFactory } from "./registry.ts";
-import { readUserTokens, type UserTokens } from "./user-tokens.ts";
+import { readUserTokens, type UserTokens } from "./auth/user-tokens.ts";
 
 export type ServerOptions = {
   /** Interface to bind (env HARNESS_HOST, default 127.0.0.1). Any other than loopback needs a token. */
@@ -27,7 +27,7 @@ export type ServerOptions = {
    * for a scraper on a server whose people hold tokens of their own. */
   metricsToken?: string;
   /** Tokens that let their holders in as one user each (env HARNESS_TOKENS_FILE, read from that
-   * file; see user-tokens.ts): token → user. With them, every request needs a token too. */
+   * file; see auth/user-tokens.ts): token → user. With them, every request needs a token too. */
   userTokens?: UserTokens;
   /** Web pages (origins such as https://ui.example.com) that may use a server without a token,
    * besides those on this machine (env HARNESS_ALLOWED_ORIGINS, comma-separated). */

@@ -2,8 +2,8 @@
 // (and the Open Harness API's health check when it comes without a token).
 import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } from "./auth.ts";
-import { tokenHolder, type UserTokens } from "./user-tokens.ts";
+import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } from "./auth/auth.ts";
+import { tokenHolder, type UserTokens } from "./auth/user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite/locked.ts";
 import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
 import { EXPOSITION_CONTENT_TYPE } from "./metrics/exposition.ts";

@@ -14,7 +14,7 @@ import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { runnerVersion } from "@harness/runner/version";
 import { createAdaptorServer } from "@hono/node-server";
 import { checkMetricsToken, checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, startWarnings, type ServerOptions } from "./config.ts";
-import { reloadingTokens } from "./tokens-reload.ts";
+import { reloadingTokens } from "./auth/tokens-reload.ts";
 import { createHttpApp } from "./http-app.ts";
 import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from "./registry.ts";
 import { sessionModelCheck } from "./model-check.ts";

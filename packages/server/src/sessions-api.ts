@@ -22,7 +22,7 @@ import { z } from "zod";
 import { describeZodError, emptyState, type ForkResult, type SessionFiles, type SessionRead, type SessionSummary } from "@harness/protocol";
 import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
-import { notTheirs, tokenUsers } from "./auth.ts";
+import { notTheirs, tokenUsers } from "./auth/auth.ts";
 import { restoreForkFiles } from "./fork-files.ts";
 import { PrefixSchema, sessionFiles } from "./session-files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@harness/test-utils";
-import { checkSharedToken } from "./config.ts";
+import { checkSharedToken } from "../config.ts";
 import { reloadingTokens } from "./tokens-reload.ts";
 
 const ANN = "ann-token-0123456789abcdef";

@@ -4,7 +4,7 @@
 // have several tokens (one per device); a token belongs to one user.
 import { readFileSync } from "node:fs";
 import { tokenMatches } from "./auth.ts";
-import { IdSchema } from "./ids.ts";
+import { IdSchema } from "../ids.ts";
 
 /** The users' tokens: token → user. */
 export type UserTokens = ReadonlyMap<string, string>;

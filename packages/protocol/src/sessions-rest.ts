@@ -1,4 +1,4 @@
-// The answers of the server's REST sessions API (see the server's sessions-api.ts), shared by the
+// The answers of the server's REST sessions API (see the server's sessions/api.ts), shared by the
 // server that makes them and the client SDK that reads them.
 import type { HarnessState } from "./wire.ts";
 

@@ -5,7 +5,7 @@ import { cors } from "hono/cors";
 import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } from "./auth/auth.ts";
 import { tokenHolder, type UserTokens } from "./auth/user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite/locked.ts";
-import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions-api.ts";
+import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions/api.ts";
 import { EXPOSITION_CONTENT_TYPE } from "./metrics/exposition.ts";
 import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
 import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";

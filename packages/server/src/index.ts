@@ -1,6 +1,6 @@
 export { startServer } from "./server.ts";
 export { DataDirTakenError } from "./data-dir-lock.ts";
-export { workspacesDir } from "./session-dirs.ts";
+export { workspacesDir } from "./sessions/dirs.ts";
 export type { HarnessServer } from "./server.ts";
 export type { ServerOptions } from "./config.ts";
 export { DEFAULT_SESSIONS_PER_RUNNER, resolveConfig } from "./config.ts";

@@ -24,7 +24,7 @@ import { lockDataDir } from "./data-dir-lock.ts";
 import { CREDENTIAL_VARIABLES, serverCredentials } from "./runners/query-credentials.ts";
 import { createRunnerPool } from "./runners/pool.ts";
 import { runnerRecords } from "./runners/records.ts";
-import { sessionDirs } from "./session-dirs.ts";
+import { sessionDirs } from "./sessions/dirs.ts";
 import { createSupervisedRunner } from "./runners/supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";

@@ -1,7 +1,7 @@
 // What the Open Harness routes share: the paths, the request helpers, and the answer to failures.
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { BadRequest, check, userOf } from "../sessions-api.ts";
+import { BadRequest, check, userOf } from "../sessions/api.ts";
 import { ApiError, answerError, codeOfStatus } from "./errors.ts";
 import type { Executions } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";

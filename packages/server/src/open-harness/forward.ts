@@ -1,4 +1,4 @@
-// The Open Harness routes act on sessions through the Harness sessions API itself (sessions-api.ts),
+// The Open Harness routes act on sessions through the Harness sessions API itself (sessions/api.ts),
 // called in-process with the request's own credentials: the same token check, the same user and id
 // rules, the same answers, never a second copy of them.
 import type { Context, Hono } from "hono";

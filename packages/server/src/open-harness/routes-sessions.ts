@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { HarnessMessage, SessionRead, SessionSummary } from "@harness/protocol";
 import { IdSchema } from "../ids.ts";
-import { bodyOf, check } from "../sessions-api.ts";
+import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import type { Execution } from "./executions.ts";
 import { forward } from "./forward.ts";

@@ -6,8 +6,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WALK_LIMIT } from "@harness/agent/path-matches";
-import { sessionFiles } from "./session-files.ts";
-import { call, withFakeServer } from "./test-helpers.ts";
+import { sessionFiles } from "./files.ts";
+import { call, withFakeServer } from "../test-helpers.ts";
 
 const files = (session: string, query: string) => `/sessions/${session}/files?userId=alice${query}`;
 

@@ -11,7 +11,7 @@
 //   GET    /sessions/:id/files?userId=U&prefix=P → 200 {paths, fuzzy}
 //          (for completion: the paths of the session's workspace, its project when the server has
 //          one, that start with P, else (fuzzy) that hold its characters in order, as a chat's
-//          own @path completion; folders ending in "/", at most 200; see session-files.ts)
+//          own @path completion; folders ending in "/", at most 200; see files.ts)
 // userId may come from the header x-harness-user instead. A session of another user is answered
 // 404, exactly as one that does not exist. Bad input is answered 400 naming the field.
 import { existsSync } from "node:fs";
@@ -22,13 +22,13 @@ import { z } from "zod";
 import { describeZodError, emptyState, type ForkResult, type SessionFiles, type SessionRead, type SessionSummary } from "@harness/protocol";
 import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
-import { notTheirs, tokenUsers } from "./auth/auth.ts";
+import { notTheirs, tokenUsers } from "../auth/auth.ts";
 import { restoreForkFiles } from "./fork-files.ts";
-import { PrefixSchema, sessionFiles } from "./session-files.ts";
-import { IdSchema, repeatedParameter, sessionKey } from "./ids.ts";
-import { defaultTitle, TITLE_CONTROLS } from "./sqlite/catalog.ts";
-import type { SessionRegistry } from "./registry.ts";
-import type { SqliteDatabase } from "./sqlite/store.ts";
+import { PrefixSchema, sessionFiles } from "./files.ts";
+import { IdSchema, repeatedParameter, sessionKey } from "../ids.ts";
+import { defaultTitle, TITLE_CONTROLS } from "../sqlite/catalog.ts";
+import type { SessionRegistry } from "../registry.ts";
+import type { SqliteDatabase } from "../sqlite/store.ts";
 
 export type SessionsApiOptions = {
   db: SqliteDatabase;

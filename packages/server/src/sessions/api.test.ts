@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { workspaceTmpDir } from "@harness/agent/sandbox-tmp-dir";
 import { bashModePrompt } from "@harness/protocol";
 import { MinimalClient } from "@harness/test-utils";
-import type { HarnessServer } from "./server.ts";
-import { call, frameRecorder, withFakeServer, waitFor, type fakeRunners } from "./test-helpers.ts";
-import { titleFromPrompt } from "./sqlite/catalog.ts";
+import type { HarnessServer } from "../server.ts";
+import { call, frameRecorder, withFakeServer, waitFor, type fakeRunners } from "../test-helpers.ts";
+import { titleFromPrompt } from "../sqlite/catalog.ts";
 
 type Runners = ReturnType<typeof fakeRunners>;
 

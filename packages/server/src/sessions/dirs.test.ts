@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sessionDirs } from "./session-dirs.ts";
+import { sessionDirs } from "./dirs.ts";
 
 async function withDataDir(body: (dataDir: string) => Promise<void> | void): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), "harness-dirs-"));

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
 import { KEEP_RUNNING_HEADER, type RunnerEvent } from "@harness/protocol";
 import type { ApprovalDecision, BackendContext } from "./backend.ts";
-import { RunnerHttpError } from "./client.ts";
+import { RunnerHttpError } from "./client/client.ts";
 import { MAX_STREAM_BACKLOG_BYTES } from "./sse-response.ts";
 import { collect, fakeBackend, never, post, startRunner, usage, waitFor, waitForAbort } from "./test-support.ts";
 

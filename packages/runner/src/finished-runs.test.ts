@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { keepFinishedRun, readFinishedRun } from "./finished-runs.ts";
-import { nodeTransport } from "./node-transport.ts";
+import { nodeTransport } from "./client/node-transport.ts";
 import { encodeEvent } from "./sse.ts";
 import { collect, fakeBackend, never, startRunner, usage, waitFor, type TestContext } from "./test-support.ts";
 

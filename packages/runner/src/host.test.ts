@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError } from "./client.ts";
+import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError } from "./client/client.ts";
 import { collect, fakeBackend, never, startRunner, tempDir, usage, waitFor, waitForAbort } from "./test-support.ts";
 
 test("two workspaces of one process run at the same time, each in its own directory, each one run at a time", async (t) => {

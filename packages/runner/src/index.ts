@@ -17,5 +17,5 @@ export { DEFAULT_RUN_RETENTION } from "./runs.ts";
 export type { RunRetention } from "./runs.ts";
 export { DEFAULT_IDLE_EXIT_MS } from "./idle.ts";
 export { runnerVersion, RUNNER_VERSION_ENV } from "./version.ts";
-export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, workspaceUrl } from "./client.ts";
-export type { RunControl, RunnerClient } from "./client.ts";
+export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, workspaceUrl } from "./client/client.ts";
+export type { RunControl, RunnerClient } from "./client/client.ts";

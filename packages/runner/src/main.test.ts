@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { createRunnerClient } from "./client.ts";
-import { nodeTransport } from "./node-transport.ts";
+import { createRunnerClient } from "./client/client.ts";
+import { nodeTransport } from "./client/node-transport.ts";
 import { runnerVersion } from "./version.ts";
 
 const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));

@@ -37,7 +37,7 @@ import { answerClientErrors } from "./client-error.ts";
 import { createRunnerHost } from "./host.ts";
 import { markRunnerProcess } from "./orphans.ts";
 import { runnerVersion } from "./version.ts";
-import { RUNNER_KEEP_ALIVE_MS } from "./node-transport.ts";
+import { RUNNER_KEEP_ALIVE_MS } from "./client/node-transport.ts";
 import { isLoopbackHost } from "./loopback.ts";
 import { requireLoopbackName, requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
 import { removeSocketFile, runnerSocketPath, unixSocketUrl } from "./unix-socket.ts";
@@ -79,8 +79,8 @@ const handle = (req: IncomingMessage, res: ServerResponse) => handler.handle(req
 const guarded = token ? requireToken(token, handle) : !socketPath && isLoopbackHost(host) ? requireLoopbackName(handle) : handle;
 const server = createServer({ noDelay: true }, guarded);
 answerClientErrors(server);
-// A client closes connections it left idle well before this (node-transport.ts: 2 s), so that it
-// never sends a request on a connection this side is closing.
+// A client closes connections it left idle well before this (client/node-transport.ts: 2 s), so
+// that it never sends a request on a connection this side is closing.
 server.keepAliveTimeout = RUNNER_KEEP_ALIVE_MS;
 
 let stopping = false;

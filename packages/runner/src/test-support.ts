@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
-import { createRunnerClient, type RunnerClient, type RunnerTransport } from "./client.ts";
+import { createRunnerClient, type RunnerClient, type RunnerTransport } from "./client/client.ts";
 import { createRunnerServer, type RunnerServerOptions } from "./server.ts";
 
 export type TestContext = { after(fn: () => unknown): void };

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createSseParser, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
-import { createRunnerClient, workspaceUrl } from "./client.ts";
+import { createRunnerClient, workspaceUrl } from "./client/client.ts";
 import { createRunnerHost } from "./host.ts";
 import { collect, fakeBackend, listen, never, post, startRunner, tempDir, usage } from "./test-support.ts";
 import { createTranscriptMemory } from "./transcripts.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { scriptedProvider } from "@harness/agent/testing";
 import type { AgentEvent, RunnerEvent } from "@harness/protocol";
 import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
-import { createRunnerClient } from "../client.ts";
+import { createRunnerClient } from "../client/client.ts";
 import { createRunnerServer } from "../server.ts";
 import { headlessContext, type Backend } from "../backend.ts";
 import { startRunner as startTestRunner } from "../test-support.ts";

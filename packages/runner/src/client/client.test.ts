@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { Agent, createServer } from "node:http";
 import { createRunnerClient, RunnerHttpError } from "./client.ts";
 import { nodeTransport } from "./node-transport.ts";
-import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
+import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "../test-support.ts";
 import { fetchTransport, type RunnerTransport } from "./transport.ts";
-import type { Backend } from "./backend.ts";
-import { runnerVersion } from "./version.ts";
+import type { Backend } from "../backend.ts";
+import { runnerVersion } from "../version.ts";
 
 const TRANSPORTS: Array<[string, RunnerTransport]> = [
   ["fetch", fetchTransport],

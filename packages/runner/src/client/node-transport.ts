@@ -3,7 +3,7 @@
 // is busy with the ones already there.
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { RunnerTransport, TransportResponse } from "./transport.ts";
-import { socketPathOf } from "./unix-socket.ts";
+import { socketPathOf } from "../unix-socket.ts";
 
 /** An answer that is not being read pauses its socket once this many characters wait. */
 const HIGH_WATER = 1024 * 1024;

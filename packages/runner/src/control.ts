@@ -5,10 +5,10 @@ import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySch
 import { z } from "zod";
 import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
-import { forgetFinishedRun } from "./finished-runs.ts";
+import { forgetFinishedRun } from "./runs/finished-runs.ts";
 import { readJson, refuse, sendError, sendJson } from "./http.ts";
 import { quoteId } from "./ids.ts";
-import type { Run } from "./runs.ts";
+import type { Run } from "./runs/runs.ts";
 import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
@@ -123,6 +123,6 @@ export function handleEvents(req: IncomingMessage, res: ServerResponse, deps: Ru
   }
   streamLog(res, run.log, replay.frames);
   // Its end is being delivered from memory: the copy kept for a server that came back too late
-  // (finished-runs.ts) is not needed.
+  // (runs/finished-runs.ts) is not needed.
   if (run.log.ended) void forgetFinishedRun(deps.stateDir, run.requestId).catch(() => undefined);
 }

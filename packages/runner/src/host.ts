@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceCloseBodySchema, WorkspaceOpenBodySchema } from "@harness/protocol";
 import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
-import { createTranscriptMemory } from "./transcripts.ts";
+import { createTranscriptMemory } from "./runs/transcripts.ts";
 
 export type RunnerHost = RunnerHandler & {
   /** The ids of the open workspaces. */

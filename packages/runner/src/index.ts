@@ -11,10 +11,10 @@ export { createRunnerServer, createRunnerHandler, BUSY_MESSAGE, MAX_QUERY_BYTES 
 export type { RunnerHandler, RunnerServerOptions } from "./server.ts";
 export { createRunnerHost } from "./host.ts";
 export type { RunnerHost } from "./host.ts";
-export { DEFAULT_EVENT_LOG_LIMITS } from "./event-log.ts";
-export type { EventLogLimits } from "./event-log.ts";
-export { DEFAULT_RUN_RETENTION } from "./runs.ts";
-export type { RunRetention } from "./runs.ts";
+export { DEFAULT_EVENT_LOG_LIMITS } from "./runs/event-log.ts";
+export type { EventLogLimits } from "./runs/event-log.ts";
+export { DEFAULT_RUN_RETENTION } from "./runs/runs.ts";
+export type { RunRetention } from "./runs/runs.ts";
 export { DEFAULT_IDLE_EXIT_MS } from "./idle.ts";
 export { runnerVersion, RUNNER_VERSION_ENV } from "./version.ts";
 export { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, workspaceUrl } from "./client/client.ts";

@@ -10,12 +10,12 @@ import { parseJsonBody, readBody } from "./body.ts";
 import { cwdProblem } from "./query-cwd.ts";
 import { refuse, sendError } from "./http.ts";
 import { quoteId } from "./ids.ts";
-import { lastEvent, type RunHistory } from "./run-end.ts";
-import type { Run } from "./runs.ts";
+import { lastEvent, type RunHistory } from "./runs/end.ts";
+import type { Run } from "./runs/runs.ts";
 import { streamLog } from "./sse-response.ts";
-import { keepFinishedRun } from "./finished-runs.ts";
+import { keepFinishedRun } from "./runs/finished-runs.ts";
 import { createTurnGate } from "./turn-gate.ts";
-import { abortedMessage } from "./abort-reason.ts";
+import { abortedMessage } from "./runs/abort-reason.ts";
 import { labelledRun } from "./debug-setting.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;

@@ -3,8 +3,8 @@
 //   POST /query                 RunnerQuery → 200 text/event-stream of RunnerEvent (ids 1..n), 400 bad
 //                               body or unknown backend, 409 while another run is in flight or when
 //                               the query's requestId names a run already known, 412 when its
-//                               historyId names a transcript this runner does not keep (transcripts.ts),
-//                               413 over 8 MiB
+//                               historyId names a transcript this runner does not keep
+//                               (runs/transcripts.ts), 413 over 8 MiB
 //   Every JSON body must say so (Content-Type: application/json, else 415) and be UTF-8 (else 400);
 //   a field a body's schema does not name is refused (400). No route takes query parameters (400).
 //   x-harness-keep-running on POST /query is 1 or 0 (else 400).
@@ -27,15 +27,15 @@ import { createGit } from "./checkpoints/git.ts";
 import { answerClientErrors } from "./client-error.ts";
 import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
 import { BUSY_MESSAGE, REWINDING_MESSAGE, type RunnerDeps } from "./deps.ts";
-import type { EventLogLimits } from "./event-log.ts";
+import type { EventLogLimits } from "./runs/event-log.ts";
 import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "./host.ts";
 import { idLengthProblem, MAX_RUN_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
-import { createRunRegistry, type RunRetention } from "./runs.ts";
-import { createTranscriptMemory, type TranscriptMemory } from "./transcripts.ts";
-import { RunnerStopping } from "./abort-reason.ts";
+import { createRunRegistry, type RunRetention } from "./runs/runs.ts";
+import { createTranscriptMemory, type TranscriptMemory } from "./runs/transcripts.ts";
+import { RunnerStopping } from "./runs/abort-reason.ts";
 import { runnerVersion } from "./version.ts";
 
 export { BUSY_MESSAGE } from "./deps.ts";

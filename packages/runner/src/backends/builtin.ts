@@ -11,7 +11,7 @@ import { runAgent } from "@harness/agent/run-agent";
 import { type BedrockAuth, hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunAvailable, RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
-import { abortedMessage } from "../abort-reason.ts";
+import { abortedMessage } from "../runs/abort-reason.ts";
 
 export type BuiltinBackendOptions = {
   /** Chooses the model provider for a query. Default: the one the model id routes to, with the

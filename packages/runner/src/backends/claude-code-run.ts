@@ -25,7 +25,7 @@ import { createToolGate } from "./claude-code-permissions.ts";
 import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
 import { answerCost, isCostPrompt } from "./claude-code-cost.ts";
 import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./claude-code-spent.ts";
-import { abortedMessage } from "../abort-reason.ts";
+import { abortedMessage } from "../runs/abort-reason.ts";
 import { sandboxHiddenPaths } from "./registry.ts";
 import { secretHiding } from "@harness/llm/hidden-secrets";
 import { claudeCodeSecrets } from "./claude-code-secrets.ts";

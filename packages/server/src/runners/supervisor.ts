@@ -528,7 +528,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   /** The run's events from its runner, or, when the runner gives none (it is gone, or has let go of
    * the run), from the copy a runner keeps of a run that ended while its server was away
-   * (@harness/runner finished-runs.ts). */
+   * (@harness/runner runs/finished-runs.ts). */
   async function* orKept(fromRunner: AsyncGenerator<RunnerEvent>, stateDir: string, requestId: string, afterSeq: number): AsyncGenerator<RunnerEvent> {
     let delivered = false;
     try {

@@ -1,6 +1,6 @@
 // What the session can do to a run in flight: answer its approval requests, steer it, configure it.
 import type { AgentEvent, RunConfigureBody } from "@harness/protocol";
-import type { ApprovalDecision, ApprovalRequest, SteerInbox } from "./backend.ts";
+import type { ApprovalDecision, ApprovalRequest, SteerInbox } from "../backend.ts";
 
 export type Approvals = {
   /** Emits approval.requested and waits for answer(); the run's abort denies with "cancelled".

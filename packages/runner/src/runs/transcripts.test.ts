@@ -3,12 +3,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createSseParser, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
-import { createRunnerClient, workspaceUrl } from "./client/client.ts";
-import { createRunnerHost } from "./host.ts";
-import { collect, fakeBackend, listen, never, post, startRunner, tempDir, usage } from "./test-support.ts";
+import { createRunnerClient, workspaceUrl } from "../client/client.ts";
+import { createRunnerHost } from "../host.ts";
+import { collect, fakeBackend, listen, never, post, startRunner, tempDir, usage } from "../test-support.ts";
 import { createTranscriptMemory } from "./transcripts.ts";
 import { createServer } from "node:http";
-import type { Backend } from "./backend.ts";
+import type { Backend } from "../backend.ts";
 
 const user = (text: string): TranscriptMessage => ({ role: "user", content: text });
 const reply = (text: string): TranscriptMessage => ({ role: "assistant", content: [{ type: "text", text }] });

@@ -1,7 +1,7 @@
 // The runs a runner knows: the one in flight and, for a while after they end, the last few, so that
 // a session that lost its stream can still re-attach and read the tail.
 import { createEventLog, type EventLog, type EventLogLimits } from "./event-log.ts";
-import { createApprovals, createConfigureHub, createSteerQueue, type Approvals, type ConfigureHub, type SteerQueue } from "./run-controls.ts";
+import { createApprovals, createConfigureHub, createSteerQueue, type Approvals, type ConfigureHub, type SteerQueue } from "./controls.ts";
 
 export type Run = {
   readonly requestId: string;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AgentEvent } from "@harness/protocol";
-import { createApprovals, createConfigureHub, createSteerQueue } from "./run-controls.ts";
+import { createApprovals, createConfigureHub, createSteerQueue } from "./controls.ts";
 
 test("two pending approvals are answered independently, each announced and resolved by events", async () => {
   const events: AgentEvent[] = [];

@@ -1,7 +1,7 @@
 // A run's last event (run.completed or run.error) from its outcome: the transcript it left is kept
 // for the next query's `historyId`, and the query's own stream may carry only its added messages.
 import { extendsHistory, type RunnerEventPayload, type TranscriptMessage } from "@harness/protocol";
-import type { RunOutcome } from "./backend.ts";
+import type { RunOutcome } from "../backend.ts";
 import type { TranscriptSlot } from "./transcripts.ts";
 
 /** The history a run started from, as the runner received it. */

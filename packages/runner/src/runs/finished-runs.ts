@@ -8,7 +8,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isRunEnd, type RunnerEvent } from "@harness/protocol";
-import { eventsOfSse } from "./client/client.ts";
+import { eventsOfSse } from "../client/client.ts";
 
 const DIR = "finished-runs";
 

@@ -9,8 +9,8 @@ import { makeDirsSync } from "@harness/agent/make-dirs";
 import { resolve } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { WORKSPACE_ID_PATTERN, WorkspaceCloseBodySchema, WorkspaceOpenBodySchema } from "@harness/protocol";
-import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
-import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./server.ts";
+import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http/http.ts";
+import { createRunnerHandler, pathOf, type RunnerHandler, type RunnerServerOptions } from "./http/server.ts";
 import { createTranscriptMemory } from "./runs/transcripts.ts";
 
 export type RunnerHost = RunnerHandler & {

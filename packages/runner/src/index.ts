@@ -7,8 +7,8 @@ export { BACKEND_NAMES, createBackendRegistry, defaultBackendName, lazyBackend, 
 export type { BackendRegistry } from "./backends/registry.ts";
 export { createCheckpoints, GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
 export type { Checkpoints } from "./checkpoints/checkpoints.ts";
-export { createRunnerServer, createRunnerHandler, BUSY_MESSAGE, MAX_QUERY_BYTES } from "./server.ts";
-export type { RunnerHandler, RunnerServerOptions } from "./server.ts";
+export { createRunnerServer, createRunnerHandler, BUSY_MESSAGE, MAX_QUERY_BYTES } from "./http/server.ts";
+export type { RunnerHandler, RunnerServerOptions } from "./http/server.ts";
 export { createRunnerHost } from "./host.ts";
 export type { RunnerHost } from "./host.ts";
 export { DEFAULT_EVENT_LOG_LIMITS } from "./runs/event-log.ts";

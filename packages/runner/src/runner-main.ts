@@ -33,7 +33,7 @@ import { dirname, resolve } from "node:path";
 import { defaultBackendName } from "./backends/registry.ts";
 import { startRunnerDebug } from "./debug-setting.ts";
 import { createIdleTimer, idleExitMs } from "./idle.ts";
-import { answerClientErrors } from "./client-error.ts";
+import { answerClientErrors } from "./http/client-error.ts";
 import { createRunnerHost } from "./host.ts";
 import { markRunnerProcess } from "./orphans.ts";
 import { runnerVersion } from "./version.ts";

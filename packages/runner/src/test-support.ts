@@ -11,7 +11,7 @@ import type { RunnerEvent, RunnerQuery } from "@harness/protocol";
 import { waitFor as sharedWaitFor } from "@harness/test-utils";
 import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
 import { createRunnerClient, type RunnerClient, type RunnerTransport } from "./client/client.ts";
-import { createRunnerServer, type RunnerServerOptions } from "./server.ts";
+import { createRunnerServer, type RunnerServerOptions } from "./http/server.ts";
 
 export type TestContext = { after(fn: () => unknown): void };
 export type Started = { query: RunnerQuery; ctx: BackendContext };

@@ -7,8 +7,8 @@
 // attacker points at 127.0.0.1, DNS rebinding, sends its own name).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { refuse } from "./http.ts";
-import { quoteId } from "./ids.ts";
+import { refuse } from "./http/http.ts";
+import { quoteId } from "./http/ids.ts";
 import { forLoopback } from "./loopback.ts";
 
 export const RUNNER_TOKEN_ENV = "HARNESS_RUNNER_TOKEN";

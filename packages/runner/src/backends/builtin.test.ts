@@ -9,7 +9,7 @@ import { scriptedProvider } from "@harness/agent/testing";
 import type { AgentEvent, RunnerEvent } from "@harness/protocol";
 import { startFakeAnthropic, startFakeOpenAI, toolThenText } from "@harness/test-utils";
 import { createRunnerClient } from "../client/client.ts";
-import { createRunnerServer } from "../server.ts";
+import { createRunnerServer } from "../http/server.ts";
 import { headlessContext, type Backend } from "../backend.ts";
 import { startRunner as startTestRunner } from "../test-support.ts";
 import { builtinBackend } from "./builtin.ts";

@@ -3,7 +3,7 @@
 // as bytes (text-queue.ts): a run's thousands of them would otherwise be copied by every
 // young-generation collection they outlive.
 import { createTextQueue, type RunnerEventPayload } from "@harness/protocol";
-import { encodeEvent } from "../sse.ts";
+import { encodeEvent } from "../http/sse.ts";
 
 export type EventLogLimits = {
   /** At most this many events are kept; the oldest go first. */

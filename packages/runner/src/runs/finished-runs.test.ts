@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { RunnerEvent } from "@harness/protocol";
 import { keepFinishedRun, readFinishedRun } from "./finished-runs.ts";
 import { nodeTransport } from "../client/node-transport.ts";
-import { encodeEvent } from "../sse.ts";
+import { encodeEvent } from "../http/sse.ts";
 import { collect, fakeBackend, never, startRunner, usage, waitFor, type TestContext } from "../test-support.ts";
 
 function stateDirFor(t: TestContext): string {

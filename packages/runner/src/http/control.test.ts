@@ -2,10 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
 import { KEEP_RUNNING_HEADER, type RunnerEvent } from "@harness/protocol";
-import type { ApprovalDecision, BackendContext } from "./backend.ts";
-import { RunnerHttpError } from "./client/client.ts";
+import type { ApprovalDecision, BackendContext } from "../backend.ts";
+import { RunnerHttpError } from "../client/client.ts";
 import { MAX_STREAM_BACKLOG_BYTES } from "./sse-response.ts";
-import { collect, fakeBackend, never, post, startRunner, usage, waitFor, waitForAbort } from "./test-support.ts";
+import { collect, fakeBackend, never, post, startRunner, usage, waitFor, waitForAbort } from "../test-support.ts";
 
 type Iter = AsyncIterator<RunnerEvent>;
 

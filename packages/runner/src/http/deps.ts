@@ -1,8 +1,8 @@
 // What the request handlers of a runner share.
-import type { BackendRegistry } from "./backends/registry.ts";
-import type { Checkpoints } from "./checkpoints/checkpoints.ts";
-import type { RunRegistry } from "./runs/runs.ts";
-import type { TranscriptSlot } from "./runs/transcripts.ts";
+import type { BackendRegistry } from "../backends/registry.ts";
+import type { Checkpoints } from "../checkpoints/checkpoints.ts";
+import type { RunRegistry } from "../runs/runs.ts";
+import type { TranscriptSlot } from "../runs/transcripts.ts";
 
 export type RunnerDeps = {
   workspace: string;

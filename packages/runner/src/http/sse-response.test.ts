@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Writable } from "node:stream";
-import { createEventLog, type EventLog } from "./runs/event-log.ts";
+import { createEventLog, type EventLog } from "../runs/event-log.ts";
 import { streamLog } from "./sse-response.ts";
 
 type Chunk = { chunk: Buffer | string; encoding: string };

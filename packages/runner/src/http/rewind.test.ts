@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { scriptedProvider, type ScriptedStep } from "@harness/agent/testing";
 import type { RewindResult, RunnerEvent } from "@harness/protocol";
-import { builtinBackend } from "./backends/builtin.ts";
-import { readIndex } from "./checkpoints/index-file.ts";
-import { collect, fakeBackend, never, post, startRunner, tempDir, usage, waitFor, type TestContext } from "./test-support.ts";
+import { builtinBackend } from "../backends/builtin.ts";
+import { readIndex } from "../checkpoints/index-file.ts";
+import { collect, fakeBackend, never, post, startRunner, tempDir, usage, waitFor, type TestContext } from "../test-support.ts";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 const needsGit = { skip: hasGit ? false : "git is not installed" };

@@ -1,7 +1,7 @@
 // Streams a run's event log to one HTTP response as text/event-stream.
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { EventLog } from "./runs/event-log.ts";
+import type { EventLog } from "../runs/event-log.ts";
 
 /** A reader this far behind (bytes written but not yet taken by the connection, besides what is
  * left of the replay it asked for) is cut off. */

@@ -3,20 +3,20 @@
 // re-attaches).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HISTORY_GONE_STATUS, KEEP_RUNNING_HEADER, RunnerQuerySchema, type AgentEvent, type RunnerQuery } from "@harness/protocol";
-import type { Backend, BackendContext, RunOutcome } from "./backend.ts";
-import { GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";
+import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
+import { GIT_NEEDED_MESSAGE } from "../checkpoints/checkpoints.ts";
 import type { RunnerDeps } from "./deps.ts";
 import { parseJsonBody, readBody } from "./body.ts";
 import { cwdProblem } from "./query-cwd.ts";
 import { refuse, sendError } from "./http.ts";
 import { quoteId } from "./ids.ts";
-import { lastEvent, type RunHistory } from "./runs/end.ts";
-import type { Run } from "./runs/runs.ts";
+import { lastEvent, type RunHistory } from "../runs/end.ts";
+import type { Run } from "../runs/runs.ts";
 import { streamLog } from "./sse-response.ts";
-import { keepFinishedRun } from "./runs/finished-runs.ts";
-import { createTurnGate } from "./turn-gate.ts";
-import { abortedMessage } from "./runs/abort-reason.ts";
-import { labelledRun } from "./debug-setting.ts";
+import { keepFinishedRun } from "../runs/finished-runs.ts";
+import { createTurnGate } from "../turn-gate.ts";
+import { abortedMessage } from "../runs/abort-reason.ts";
+import { labelledRun } from "../debug-setting.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 

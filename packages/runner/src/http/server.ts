@@ -20,23 +20,23 @@
 // lives only in memory for the duration of the run: nothing here logs or stores request bodies.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { RewindBodySchema, type RunnerHealth, type SessionEndReason } from "@harness/protocol";
-import type { Backend } from "./backend.ts";
-import { createBackendRegistry, defaultBackendName, standardBackends, type BackendRegistry } from "./backends/registry.ts";
-import { createCheckpoints } from "./checkpoints/checkpoints.ts";
-import { createGit } from "./checkpoints/git.ts";
+import type { Backend } from "../backend.ts";
+import { createBackendRegistry, defaultBackendName, standardBackends, type BackendRegistry } from "../backends/registry.ts";
+import { createCheckpoints } from "../checkpoints/checkpoints.ts";
+import { createGit } from "../checkpoints/git.ts";
 import { answerClientErrors } from "./client-error.ts";
 import { CONTROL_ACTIONS, handleControl, handleEvents, type ControlAction } from "./control.ts";
 import { BUSY_MESSAGE, REWINDING_MESSAGE, type RunnerDeps } from "./deps.ts";
-import type { EventLogLimits } from "./runs/event-log.ts";
+import type { EventLogLimits } from "../runs/event-log.ts";
 import { answerFailures, readJson, refuse, refuseQueryString, sendError, sendJson } from "./http.ts";
 import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
-import { createRunnerHost } from "./host.ts";
+import { createRunnerHost } from "../host.ts";
 import { idLengthProblem, MAX_RUN_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
-import { createRunRegistry, type RunRetention } from "./runs/runs.ts";
-import { createTranscriptMemory, type TranscriptMemory } from "./runs/transcripts.ts";
-import { RunnerStopping } from "./runs/abort-reason.ts";
-import { runnerVersion } from "./version.ts";
+import { createRunRegistry, type RunRetention } from "../runs/runs.ts";
+import { createTranscriptMemory, type TranscriptMemory } from "../runs/transcripts.ts";
+import { RunnerStopping } from "../runs/abort-reason.ts";
+import { runnerVersion } from "../version.ts";
 
 export { BUSY_MESSAGE } from "./deps.ts";
 export { MAX_QUERY_BYTES } from "./query.ts";

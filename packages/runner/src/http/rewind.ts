@@ -3,8 +3,8 @@
 // the conversation — and the runner's snapshot then restores whatever that backend does not track
 // (changes made through shell commands, for one). The answer lists every file either touched.
 import type { FileChange, RewindResult } from "@harness/protocol";
-import type { BackendRegistry } from "./backends/registry.ts";
-import { GIT_NEEDED_MESSAGE, type Checkpoints } from "./checkpoints/checkpoints.ts";
+import type { BackendRegistry } from "../backends/registry.ts";
+import { GIT_NEEDED_MESSAGE, type Checkpoints } from "../checkpoints/checkpoints.ts";
 
 export type RewindAnswer = { ok: true; result: RewindResult } | { ok: false; status: number; error: string };
 

@@ -5,10 +5,10 @@ import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySch
 import { z } from "zod";
 import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
-import { forgetFinishedRun } from "./runs/finished-runs.ts";
+import { forgetFinishedRun } from "../runs/finished-runs.ts";
 import { readJson, refuse, sendError, sendJson } from "./http.ts";
 import { quoteId } from "./ids.ts";
-import type { Run } from "./runs/runs.ts";
+import type { Run } from "../runs/runs.ts";
 import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;

@@ -6,9 +6,9 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rawHttp } from "@harness/test-utils";
-import { createRunnerClient, RunnerHttpError } from "./client/client.ts";
-import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "./test-support.ts";
-import type { Backend } from "./backend.ts";
+import { createRunnerClient, RunnerHttpError } from "../client/client.ts";
+import { collect, fakeBackend, listen, never, startRunner as start, usage, waitFor, waitForAbort, type TestContext } from "../test-support.ts";
+import type { Backend } from "../backend.ts";
 
 const startRunner = (t: TestContext, backend: Backend) => start(t, { backend });
 const json = { "content-type": "application/json" };

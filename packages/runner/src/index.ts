@@ -2,7 +2,7 @@ export { headlessContext } from "./backend.ts";
 export type { ApprovalDecision, ApprovalRequest, Backend, BackendContext, RunOutcome, SteerInbox } from "./backend.ts";
 export { builtinBackend } from "./backends/builtin.ts";
 export type { BuiltinBackendOptions } from "./backends/builtin.ts";
-export { claudeCodeBackend, findClaudeCodeExecutable, type ClaudeCodeBackendOptions } from "./backends/claude-code.ts";
+export { claudeCodeBackend, findClaudeCodeExecutable, type ClaudeCodeBackendOptions } from "./backends/claude-code/claude-code.ts";
 export { BACKEND_NAMES, createBackendRegistry, defaultBackendName, lazyBackend, standardBackends } from "./backends/registry.ts";
 export type { BackendRegistry } from "./backends/registry.ts";
 export { createCheckpoints, GIT_NEEDED_MESSAGE } from "./checkpoints/checkpoints.ts";

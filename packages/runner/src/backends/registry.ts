@@ -74,7 +74,7 @@ export function standardBackends(): Backend[] {
         }),
       { checkpointsOnChange: true },
     ),
-    lazyBackend("claude-code", async () => (await import("./claude-code.ts")).claudeCodeBackend()),
+    lazyBackend("claude-code", async () => (await import("./claude-code/claude-code.ts")).claudeCodeBackend()),
   ];
 }
 

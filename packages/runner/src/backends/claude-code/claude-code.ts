@@ -2,9 +2,9 @@
 // runs the agent. Loaded on first use, like the builtin backend, so that importing the runner
 // package stays cheap.
 import type { SettingSource } from "@anthropic-ai/claude-agent-sdk";
-import type { Backend } from "../backend.ts";
+import type { Backend } from "../../backend.ts";
 
-export { findClaudeCodeExecutable } from "./claude-code-options.ts";
+export { findClaudeCodeExecutable } from "./options.ts";
 
 export type ClaudeCodeBackendOptions = {
   /** The claude binary. Default: the one of the SDK's per-platform package. */
@@ -29,7 +29,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backe
   return {
     name: "claude-code",
     async run(query, ctx) {
-      const { runClaudeCode } = await import("./claude-code-run.ts");
+      const { runClaudeCode } = await import("./run.ts");
       return runClaudeCode(query, ctx, {
         executable: options.executable,
         runnerEnv: runnerEnv(),
@@ -39,7 +39,7 @@ export function claudeCodeBackend(options: ClaudeCodeBackendOptions = {}): Backe
       });
     },
     async rewind(request) {
-      const { rewindClaudeCode } = await import("./claude-code-rewind.ts");
+      const { rewindClaudeCode } = await import("./rewind.ts");
       return rewindClaudeCode(request, {
         executable: options.executable,
         runnerEnv: runnerEnv(),

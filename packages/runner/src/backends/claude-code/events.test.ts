@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { RunnerEventSchema, type AgentEvent } from "@harness/protocol";
 import { costUsd } from "@harness/llm";
-import { createEventMapper, resultText } from "./claude-code-events.ts";
+import { createEventMapper, resultText } from "./events.ts";
 
 const session = "5f1c2b8e-1111-4222-8333-944455556666";
 const sdk = (m: Record<string, unknown>) => ({ session_id: session, uuid: crypto.randomUUID(), parent_tool_use_id: null, ...m }) as unknown as SDKMessage;

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claudeCodeEnv, claudePermissionMode, findClaudeCodeExecutable, launchOptions, type LaunchInput } from "./claude-code-options.ts";
-import { NO_CLAUDE_CODE } from "./claude-code-test-support.ts";
+import { claudeCodeEnv, claudePermissionMode, findClaudeCodeExecutable, launchOptions, type LaunchInput } from "./options.ts";
+import { NO_CLAUDE_CODE } from "./test-support.ts";
 
 test("the environment holds only what Claude Code needs, nothing else of the runner's", () => {
   const runnerEnv = { PATH: "/bin:/usr/bin", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", ANTHROPIC_API_KEY: "runner-key", AWS_SECRET_ACCESS_KEY: "s", HOME: "/root" };

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createInputQueue } from "./claude-code-input.ts";
+import { createInputQueue } from "./input.ts";
 
 test("pushed messages come out in order as user messages; after end the iterable finishes once drained", async () => {
   const input = createInputQueue();

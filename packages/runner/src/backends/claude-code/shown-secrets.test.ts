@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeBackend } from "./claude-code.ts";
-import { recordRun, ZERO_TOTALS } from "./claude-code-store.ts";
-import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./claude-code-test-support.ts";
+import { recordRun, ZERO_TOTALS } from "./store.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./test-support.ts";
 
 const timeout = 60_000;
 

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent, RunConfigureBody } from "@harness/protocol";
 import { claudeCodeRoute, startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions } from "@harness/test-utils";
-import type { ApprovalDecision, ApprovalRequest, BackendContext } from "../backend.ts";
-import { findClaudeCodeExecutable } from "./claude-code-options.ts";
+import type { ApprovalDecision, ApprovalRequest, BackendContext } from "../../backend.ts";
+import { findClaudeCodeExecutable } from "./options.ts";
 
 type TestContext = { after(fn: () => unknown): void };
 

@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeReply } from "@harness/test-utils";
-import type { Backend } from "../backend.ts";
+import type { Backend } from "../../backend.ts";
 import { claudeCodeBackend } from "./claude-code.ts";
-import { readStore } from "./claude-code-store.ts";
-import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./claude-code-test-support.ts";
+import { readStore } from "./store.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./test-support.ts";
 
 const skip = NO_CLAUDE_CODE;
 const timeout = 90_000;

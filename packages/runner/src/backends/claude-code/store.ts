@@ -43,7 +43,7 @@ const StoreSchema = z.object({
   /** Sessions whose later turns were rewound: the next resume of one forks the conversation at
    * the point given, or starts a new conversation (null) when nothing before the rewound turn is kept. */
   cuts: z.record(z.string(), ForkPointSchema.nullable()).default({}),
-  /** Per model, Claude Code's price as a multiple of the harness's price list (claude-code-rates.ts). */
+  /** Per model, Claude Code's price as a multiple of the harness's price list (rates.ts). */
   rates: z.record(z.string(), z.number().positive()).default({}),
 });
 export type StoreData = z.infer<typeof StoreSchema>;

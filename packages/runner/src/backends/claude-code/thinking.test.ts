@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { claudeCodeBackend } from "./claude-code.ts";
-import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs, textOf } from "./claude-code-test-support.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs, textOf } from "./test-support.ts";
 
 test("Claude Code's thinking streams as thinking events before the reply, never as its text", { skip: NO_CLAUDE_CODE, timeout: 60_000 }, async (t) => {
   const fake = await fakeForClaudeCode(t, { replies: [{ thinking: ["The user ", "wants a greeting."], text: ["Hello", "!"] }] });

@@ -10,7 +10,7 @@ import { splitModelId } from "@harness/llm/model-prefix";
 import { awsFiles, bedrockEnabled } from "@harness/llm/bedrock-settings";
 import { credentialsFile, vertexEnabled } from "@harness/llm/vertex-settings";
 import type { RunnerQuery } from "@harness/protocol";
-import { RUNNER_MARK_ENV } from "../orphans.ts";
+import { RUNNER_MARK_ENV } from "../../orphans.ts";
 
 export type HarnessPermissionMode = NonNullable<RunnerQuery["permissionMode"]>;
 

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ApprovalRequest } from "../backend.ts";
-import { createToolGate, describeToolCall, noApproverMessage } from "./claude-code-permissions.ts";
-import type { HarnessPermissionMode } from "./claude-code-options.ts";
+import type { ApprovalRequest } from "../../backend.ts";
+import { createToolGate, describeToolCall, noApproverMessage } from "./permissions.ts";
+import type { HarnessPermissionMode } from "./options.ts";
 
 const options = { signal: new AbortController().signal, toolUseID: "toolu_1", requestId: "r1" };
 

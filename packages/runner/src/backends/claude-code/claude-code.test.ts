@@ -6,8 +6,8 @@ import type { AgentEvent } from "@harness/protocol";
 import { join } from "node:path";
 import { claudeCodeBackend } from "./claude-code.ts";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
-import { AUTH_FAILED_MESSAGE, unknownSessionNotice } from "./claude-code-run.ts";
-import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs, textOf } from "./claude-code-test-support.ts";
+import { AUTH_FAILED_MESSAGE, unknownSessionNotice } from "./run.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs, textOf } from "./test-support.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const skip = NO_CLAUDE_CODE;

@@ -3,10 +3,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ApprovalRequest } from "../backend.ts";
+import type { ApprovalRequest } from "../../backend.ts";
 import { claudeCodeBackend } from "./claude-code.ts";
-import { noApproverMessage } from "./claude-code-permissions.ts";
-import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./claude-code-test-support.ts";
+import { noApproverMessage } from "./permissions.ts";
+import { drivenContext, fakeForClaudeCode, NO_CLAUDE_CODE, runnerEnvFor, tempDirs } from "./test-support.ts";
 
 const skip = NO_CLAUDE_CODE;
 const timeout = 60_000;

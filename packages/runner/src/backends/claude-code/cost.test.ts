@@ -1,8 +1,8 @@
 // /cost under the claude-code backend answers from the conversation's totals the query brings.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerCost, isCostPrompt } from "./claude-code-cost.ts";
-import { drivenContext } from "./claude-code-test-support.ts";
+import { answerCost, isCostPrompt } from "./cost.ts";
+import { drivenContext } from "./test-support.ts";
 
 test("only /cost itself is the report's prompt", () => {
   for (const prompt of ["/cost", "  /cost\n", "/cost please"]) assert.equal(isCostPrompt(prompt), true, prompt);

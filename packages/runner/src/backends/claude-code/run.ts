@@ -6,10 +6,10 @@ import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import { query as startQuery, type ModelUsage, type SDKResultMessage, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
-import type { BackendContext, RunOutcome } from "../backend.ts";
-import { createEventMapper, type MappedRun } from "./claude-code-events.ts";
-import { hintedReady } from "./claude-code-hints.ts";
-import { createInputQueue } from "./claude-code-input.ts";
+import type { BackendContext, RunOutcome } from "../../backend.ts";
+import { createEventMapper, type MappedRun } from "./events.ts";
+import { hintedReady } from "./hints.ts";
+import { createInputQueue } from "./input.ts";
 import {
   claudeCodeDirs,
   claudeCodeEnv,
@@ -20,16 +20,16 @@ import {
   launchOptions,
   sessionStored,
   type ResumePlan,
-} from "./claude-code-options.ts";
-import { createToolGate } from "./claude-code-permissions.ts";
-import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./claude-code-store.ts";
-import { answerCost, isCostPrompt } from "./claude-code-cost.ts";
-import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./claude-code-spent.ts";
-import { abortedMessage } from "../runs/abort-reason.ts";
-import { sandboxHiddenPaths } from "./registry.ts";
+} from "./options.ts";
+import { createToolGate } from "./permissions.ts";
+import { readStore, recordRun, subtractTotals, ZERO_TOTALS, type ForkPoint, type StoreData, type Totals } from "./store.ts";
+import { answerCost, isCostPrompt } from "./cost.ts";
+import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./spent.ts";
+import { abortedMessage } from "../../runs/abort-reason.ts";
+import { sandboxHiddenPaths } from "../registry.ts";
 import { secretHiding } from "@harness/llm/hidden-secrets";
-import { claudeCodeSecrets } from "./claude-code-secrets.ts";
-import { failedServerNotices } from "./claude-code-mcp-status.ts";
+import { claudeCodeSecrets } from "./secrets.ts";
+import { failedServerNotices } from "./mcp-status.ts";
 
 export const NOT_INSTALLED_MESSAGE =
   "Claude Code is not installed: the @anthropic-ai/claude-agent-sdk package for this platform (which carries the claude binary) is missing";

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import type { SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import type { RunnerQuery } from "@harness/protocol";
-import type { BackendContext } from "../backend.ts";
-import { applyConfiguration, NOT_INSTALLED_MESSAGE, resultFailure, runOptionsRefused, runClaudeCode } from "./claude-code-run.ts";
+import type { BackendContext } from "../../backend.ts";
+import { applyConfiguration, NOT_INSTALLED_MESSAGE, resultFailure, runOptionsRefused, runClaudeCode } from "./run.ts";
 
 const result = (fields: Record<string, unknown>) => ({ type: "result", num_turns: 3, errors: [], ...fields }) as unknown as SDKResultMessage;
 

@@ -3,8 +3,8 @@
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { describeCall } from "@harness/agent/describe-call";
 import { EXIT_PLAN_MODE_TOOL_NAME, PLAN_REFUSALS } from "@harness/agent/plan-mode";
-import type { ApprovalDecision, ApprovalRequest } from "../backend.ts";
-import type { HarnessPermissionMode } from "./claude-code-options.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../backend.ts";
+import type { HarnessPermissionMode } from "./options.ts";
 
 export type ToolGateInput = {
   /** The run's permission mode now (it can change while the run is in flight). */

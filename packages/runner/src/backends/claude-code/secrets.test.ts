@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claudeCodeSecrets } from "./claude-code-secrets.ts";
+import { claudeCodeSecrets } from "./secrets.ts";
 
 test("a Claude Code run knows the secrets of its environments, of the settings files it reads and of its MCP servers' configuration", async (t) => {
   const root = mkdtempSync(join(tmpdir(), "harness-cc-secrets-"));

@@ -8,11 +8,11 @@ import { isAbsolute, relative } from "node:path";
 import { query as startQuery, type RewindFilesResult, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { secretHiding } from "@harness/llm/hidden-secrets";
 import type { FileChange, RewindResult } from "@harness/protocol";
-import { createInputQueue } from "./claude-code-input.ts";
-import { claudeCodeDirs, claudeCodeEnv, findClaudeCodeExecutable } from "./claude-code-options.ts";
-import { NOT_INSTALLED_MESSAGE } from "./claude-code-run.ts";
-import { claudeCodeSecrets } from "./claude-code-secrets.ts";
-import { findCheckpoint, readStore, recordCut } from "./claude-code-store.ts";
+import { createInputQueue } from "./input.ts";
+import { claudeCodeDirs, claudeCodeEnv, findClaudeCodeExecutable } from "./options.ts";
+import { NOT_INSTALLED_MESSAGE } from "./run.ts";
+import { claudeCodeSecrets } from "./secrets.ts";
+import { findCheckpoint, readStore, recordCut } from "./store.ts";
 
 export type RewindRequest = { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string };
 export type RewindDeps = {

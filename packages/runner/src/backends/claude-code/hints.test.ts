@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AgentEvent } from "@harness/protocol";
-import { hintedReady, hintsOf } from "./claude-code-hints.ts";
+import { hintedReady, hintsOf } from "./hints.ts";
 
 const available = { model: "m", slashCommands: ["deploy"], tools: [], mcpServers: [], agents: [], skills: [], outputStyle: "default" };
 const ready: Extract<AgentEvent, { type: "run.ready" }> = { type: "run.ready", available };

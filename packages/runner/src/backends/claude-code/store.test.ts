@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findCheckpoint, readStore, recordCut, recordRun, storePath, subtractTotals, ZERO_TOTALS, type Checkpoint } from "./claude-code-store.ts";
+import { findCheckpoint, readStore, recordCut, recordRun, storePath, subtractTotals, ZERO_TOTALS, type Checkpoint } from "./store.ts";
 
 function stateDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "harness-cc-store-"));

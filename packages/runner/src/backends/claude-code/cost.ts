@@ -5,7 +5,7 @@
 // workspace that lost its state) is not all in them.
 import { costReport } from "@harness/agent/cost-report";
 import type { RunnerQuery } from "@harness/protocol";
-import type { BackendContext, RunOutcome } from "../backend.ts";
+import type { BackendContext, RunOutcome } from "../../backend.ts";
 
 /** Whether the prompt asks for /cost (words after it are ignored, as the builtin agent does). */
 export function isCostPrompt(prompt: string): boolean {

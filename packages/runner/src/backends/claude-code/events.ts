@@ -2,7 +2,7 @@
 // (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentEvent, RunAvailable, TranscriptMessage, Usage } from "@harness/protocol";
-import { pricedCall, ratesOf, type Rates } from "./claude-code-rates.ts";
+import { pricedCall, ratesOf, type Rates } from "./rates.ts";
 import { formatDuration } from "@harness/llm/retry-policy";
 
 type Block = Record<string, unknown>;
@@ -31,7 +31,7 @@ export type MappedRun = {
   createdFiles: string[];
   /** The API rejected the credentials (Claude Code would otherwise retry for minutes). */
   authFailed: boolean;
-  /** Claude Code's prices (see claude-code-rates.ts): those it started with, updated at each result. */
+  /** Claude Code's prices (see rates.ts): those it started with, updated at each result. */
   rates: Rates;
 };
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./claude-code-spent.ts";
+import { apiMsOf, runningApiMs, spentAfter, wallMsOf } from "./spent.ts";
 
 const result = (durationMs: number, apiMs: number) => ({ type: "result", subtype: "success", duration_ms: durationMs, duration_api_ms: apiMs }) as SDKResultMessage;
 

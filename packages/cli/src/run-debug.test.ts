@@ -102,7 +102,7 @@ test("--debug takes a filter only when it names categories; a bad filter or file
   assert.deepEqual(filters("--debug=", "hi"), ["hi", "", undefined]);
   assert.deepEqual(filters("--debug", "api", "--debug-to-stderr", "hi"), ["hi", "api", undefined]);
   assert.deepEqual(filters("--debug-to-stderr", "--debug=mcp", "hi"), ["hi", "mcp", undefined]);
-  assert.equal(filters("--debug=fix the bug", "hi"), '--debug filter "fix the bug": "fix the bug" is not a category (they are api, mcp, hooks, permissions)');
+  assert.equal(filters("--debug=fix the bug", "hi"), '--debug filter "fix the bug": "fix the bug" is not a category (they are api, mcp, hooks, permissions, telemetry)');
   assert.equal(filters("-d", "--debug-file"), "--debug-file needs a value");
   const toStderr = parseArgs(["run", "--debug-to-stderr", "hi"]);
   assert.deepEqual(toStderr.kind === "run" && toStderr.debug, { filter: "" });

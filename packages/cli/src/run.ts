@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { setDebugHow } from "@harness/llm/debug-log";
+import { debugLog, setDebugHow } from "@harness/llm/debug-log";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic } from "@harness/llm/model-prefix";
 import type { AgentResources, ModelEventSource, RunAgentOptions, RunReadyInfo } from "@harness/agent";
 import type { ModelEvent } from "@harness/llm";
@@ -200,10 +200,19 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     if (format !== "text") io.stdout.write(resultLine(outcome, interrupted));
     if (outcome.transcript) history = outcome.transcript;
   };
+  /** Sends what telemetry has still to send (bounded), once the run is over. */
+  let telemetryDone: (() => Promise<void>) | undefined;
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
     // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.
-    const { builtinBackend, headlessContext } = await import("@harness/runner/headless");
+    const { builtinBackend, headlessContext, startProcessTelemetry, stopTelemetry, TELEMETRY_EXIT_BOUND_MS, withTelemetry } = await import("@harness/runner/headless");
+    // Claude Code's console exporter writes to stderr; so does this one, and its notes.
+    await startProcessTelemetry(io.env, {
+      debug: (line) => debugLog("telemetry", line),
+      console: (line) => io.stderr.write(`harness: ${line}\n`),
+      note: (message) => io.stderr.write(`harness: ${message}\n`),
+    });
+    telemetryDone = () => stopTelemetry(TELEMETRY_EXIT_BOUND_MS);
     const { envSettingProblems } = await import("@harness/agent/env-settings");
     const problems = envSettingProblems(io.env);
     if (problems.length > 0) return fail(problems.join("; "));
@@ -250,7 +259,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
       const agents = set?.agents && [...(runOptions.agents ?? []).filter((agent) => !set.agents!.some((given) => given.name === agent.name)), ...set.agents];
       const controls = session?.controls;
       const permissionMode = set ? set.permissionMode : command.permissionMode;
-      return builtinBackend({
+      const backend = builtinBackend({
         runOptions: {
           ...runOptions,
           // A run option, not the query's: a runner's queries know no dontAsk.
@@ -276,7 +285,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
           ...shared,
           ...(message.images.length > 0 && { images: message.images }),
         },
-      }).run(
+      });
+      return withTelemetry(backend, { sessionId: runId }).run(
         {
           prompt: message.prompt,
           model: set ? set.model : command.model,
@@ -381,6 +391,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     process.off("SIGHUP", onHup);
     process.stdout.off("error", onPipeError);
     process.stderr.off("error", ignore);
+    await telemetryDone?.();
   }
 }
 

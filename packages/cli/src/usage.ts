@@ -143,7 +143,7 @@ Options:
   -d, --debug [FILTER]
                      write timestamped debug lines to stderr: model requests and retries, MCP
                      servers, hooks, permission decisions; FILTER picks categories ("api,hooks")
-                     or leaves some out ("!mcp"); categories: api, mcp, hooks, permissions
+                     or leaves some out ("!mcp"); categories: api, mcp, hooks, permissions, telemetry
   --debug-file PATH  write them to PATH instead (implies --debug)
   -p, --print        taken and ignored, for scripts written for claude -p; so are the other flags
                      the Agent SDK starts Claude Code with that have no meaning here (--betas…)

@@ -154,6 +154,9 @@ export const RunnerQuerySchema = z
       .string()
       .regex(/^[\w.:/-]{1,257}$/, "debugLabel must be 1 to 257 letters, digits or . _ : / -")
       .optional(),
+    /** Whose run this is, for the runner's OpenTelemetry export (the server's user and session):
+     * stamped on what it reports, as user.id and session.id, when telemetry is on. */
+    telemetry: z.object({ userId: idOfAtMost(MAX_ID_CHARS).min(1), sessionId: idOfAtMost(MAX_ID_CHARS).min(1) }).strict().optional(),
   })
   // Closed: a field this runner does not know (a typo such as `maxTurn`) is refused rather than
   // dropped, which would run the query without it; a server starts runners of its own version.

@@ -3,3 +3,4 @@
 export { headlessContext } from "./backend.ts";
 export { builtinBackend } from "./backends/builtin.ts";
 export type { ApprovalDecision, ApprovalRequest, BackendContext, RunOutcome } from "./backend.ts";
+export { startProcessTelemetry, stopTelemetry, TELEMETRY_EXIT_BOUND_MS, withTelemetry } from "./telemetry/active.ts";

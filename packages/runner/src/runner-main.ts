@@ -37,6 +37,8 @@ import { answerClientErrors } from "./http/client-error.ts";
 import { createRunnerHost } from "./host.ts";
 import { markRunnerProcess } from "./orphans.ts";
 import { runnerVersion } from "./version.ts";
+import { startProcessTelemetry, stopTelemetry, TELEMETRY_EXIT_BOUND_MS } from "./telemetry/active.ts";
+import { debugLog, debugOn } from "@harness/llm/debug-log";
 import { RUNNER_KEEP_ALIVE_MS } from "./client/node-transport.ts";
 import { isLoopbackHost } from "./loopback.ts";
 import { requireLoopbackName, requireToken, RUNNER_TOKEN_ENV } from "./token.ts";
@@ -73,6 +75,13 @@ const token = process.argv.includes("--token-from-stdin")
   : fromEnvironment;
 const debugProblem = startRunnerDebug(process.env, [token]);
 if (debugProblem !== undefined) fail(debugProblem);
+// OpenTelemetry export of this runner's runs (CLAUDE_CODE_ENABLE_TELEMETRY, OTEL_*): its notes and
+// failures go to the debug log; the console exporter's lines too, else to stderr.
+await startProcessTelemetry(process.env, {
+  debug: (line) => debugLog("telemetry", line),
+  console: (line) => (debugOn("telemetry") ? debugLog("telemetry", line) : process.stderr.write(`harness-runner: ${line}\n`)),
+  note: (message) => process.stderr.write(`harness-runner: ${message}\n`),
+});
 
 const handler = createRunnerHost({ workspace, stateDir, defaultBackend: backend.name });
 const handle = (req: IncomingMessage, res: ServerResponse) => handler.handle(req, res);
@@ -91,6 +100,7 @@ async function stop(): Promise<void> {
   // A run's tools may have child processes: give the aborted run a moment to reap them.
   await Promise.race([handler.close(), new Promise((r) => setTimeout(r, 3000).unref())]);
   server.closeAllConnections();
+  await stopTelemetry(TELEMETRY_EXIT_BOUND_MS);
   process.exit(0);
 }
 

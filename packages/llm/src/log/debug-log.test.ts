@@ -10,9 +10,9 @@ const shown = (filter: string) => {
 };
 
 test("a filter names the categories to show, or with ! those to leave out; mixing the two is refused", () => {
-  assert.deepEqual(shown(""), ["api", "mcp", "hooks", "permissions"]);
+  assert.deepEqual(shown(""), ["api", "mcp", "hooks", "permissions", "telemetry"]);
   assert.deepEqual(shown("api, Hooks"), ["api", "hooks"]);
-  assert.deepEqual(shown("!mcp,!statsig"), ["api", "hooks", "permissions"]);
+  assert.deepEqual(shown("!mcp,!statsig"), ["api", "hooks", "permissions", "telemetry"]);
   assert.deepEqual(shown("statsig"), [], "Claude Code's own categories have no lines here");
   assert.match(String(shown("api,!mcp")), /mixes categories to show and to hide/);
   assert.match(String(shown("api hooks")), /"api hooks" is not a category/);

@@ -6,7 +6,7 @@ import { secretHiding, secretValuesOf, type SecretHiding } from "./hidden-secret
 
 /** The categories lines are written under; a filter may also name Claude Code's own (statsig,
  * file, 1p…), which have no lines here. */
-export const DEBUG_CATEGORIES = ["api", "mcp", "hooks", "permissions"] as const;
+export const DEBUG_CATEGORIES = ["api", "mcp", "hooks", "permissions", "telemetry"] as const;
 export type DebugCategory = (typeof DEBUG_CATEGORIES)[number];
 
 /** Names a `--debug` filter may hold that have no lines here: Claude Code's categories. */

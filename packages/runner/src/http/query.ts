@@ -17,6 +17,7 @@ import { keepFinishedRun } from "../runs/finished-runs.ts";
 import { createTurnGate } from "../turn-gate.ts";
 import { abortedMessage } from "../runs/abort-reason.ts";
 import { labelledRun } from "../debug-setting.ts";
+import { withTelemetry } from "../telemetry/active.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 
@@ -107,7 +108,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
       await checkpoint(messageId, backend, deps, emit);
     }
     await startTurn();
-    outcome = run.controller.signal.aborted ? { ok: false, message: abortedMessage(run.controller.signal) } : await backend.run(query, ctx);
+    outcome = run.controller.signal.aborted ? { ok: false, message: abortedMessage(run.controller.signal) } : await withTelemetry(backend).run(query, ctx);
   } catch (err) {
     outcome = { ok: false, message: errorText(err) };
   }

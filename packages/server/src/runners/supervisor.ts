@@ -436,7 +436,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     return streaming(opts.signal, async () => {
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
       const labelled: RunnerQuery = options.labelsDebug ? { ...planned, debugLabel: options.member } : planned;
-      const carried = options.runOptions ? { ...labelled, runOptions: options.runOptions } : labelled;
+      const owned: RunnerQuery = { ...labelled, telemetry: ownerOf(options.member) };
+      const carried = options.runOptions ? { ...owned, runOptions: options.runOptions } : owned;
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner: Live;
       try {
@@ -623,4 +624,10 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       }
     },
   };
+}
+
+/** The user and session of a runner's member ("user/session"), for its telemetry. */
+function ownerOf(member: string): { userId: string; sessionId: string } {
+  const slash = member.indexOf("/");
+  return slash > 0 ? { userId: member.slice(0, slash), sessionId: member.slice(slash + 1) } : { userId: member, sessionId: member };
 }

@@ -1,0 +1,147 @@
+// What telemetry keeps between exports, and the exports themselves: counters as cumulative sums
+// (one series per name and attributes, counting from the series' first record), events queued as
+// log records. Each signal is sent on its own interval (timers that never hold the process open)
+// and on flush(), which is bounded: a collector that is down, slow or refusing costs a run
+// nothing and holds an exit at most the bound. A failure drops what it carried and is told once
+// per kind to `debug`.
+import { send } from "./send.ts";
+import type { SignalName, TelemetryConfig } from "./config.ts";
+import { logsJson, metricsJson } from "./otlp-json.ts";
+import { logsProtobuf, metricsProtobuf } from "./otlp-protobuf.ts";
+import { nanosOf, type Attributes, type LogRecord, type Metric, type Origin, type UnixNanos } from "./otlp-model.ts";
+
+export type InstrumentInfo = { description: string; unit: string; isDouble?: boolean };
+
+/** Where lines go: `debug` the debug log (failures, notes), `console` the console exporter's. */
+export type Sinks = { debug: (line: string) => void; console: (line: string) => void };
+
+/** Queued events beyond this are dropped (a collector that is down must not grow memory). */
+const MAX_QUEUED_EVENTS = 5_000;
+/** Events per request. */
+const BATCH = 512;
+
+type Series = { name: string; attributes: Attributes; start: UnixNanos; value: number };
+
+export type Exporter = {
+  add(name: string, info: InstrumentInfo, value: number, attributes: Attributes): void;
+  event(eventName: string, attributes: Attributes): void;
+  /** Sends what is pending, within `boundMs`. */
+  flush(boundMs: number): Promise<void>;
+  /** Stops the timers (after a last flush by the caller). */
+  stop(): void;
+};
+
+export function createExporter(config: TelemetryConfig, origin: Origin, sinks: Sinks, now: () => number = Date.now): Exporter {
+  const instruments = new Map<string, InstrumentInfo>();
+  const series = new Map<string, Series>();
+  let changed = false;
+  let queue: LogRecord[] = [];
+  let sequence = 0;
+  let droppedSaid = false;
+  const told = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+
+  const tell = (signal: SignalName, kind: string, detail: string) => {
+    if (told.has(`${signal} ${kind}`)) return;
+    told.add(`${signal} ${kind}`);
+    sinks.debug(`telemetry: ${signal} not sent (${detail}); dropped, and further failures of this kind are not logged`);
+  };
+
+  function metricsNow(): Metric[] {
+    const time = nanosOf(now());
+    const byName = new Map<string, Metric>();
+    for (const s of series.values()) {
+      const info = instruments.get(s.name)!;
+      let metric = byName.get(s.name);
+      if (!metric) byName.set(s.name, (metric = { name: s.name, description: info.description, unit: info.unit, kind: "sum", points: [] }));
+      metric.points.push({ attributes: s.attributes, startTimeUnixNano: s.start, timeUnixNano: time, value: s.value, isDouble: info.isDouble === true });
+    }
+    return [...byName.values()];
+  }
+
+  async function export_(signal: SignalName, abort: AbortSignal): Promise<void> {
+    const settings = config[signal];
+    if (!settings) return;
+    let bodies: { json: () => string; protobuf: () => Uint8Array<ArrayBuffer> }[];
+    if (signal === "metrics") {
+      if (!changed) return;
+      changed = false;
+      const metrics = metricsNow();
+      bodies = [{ json: () => metricsJson(origin, metrics), protobuf: () => metricsProtobuf(origin, metrics) }];
+    } else {
+      if (queue.length === 0) return;
+      const records = queue;
+      queue = [];
+      bodies = [];
+      for (let i = 0; i < records.length; i += BATCH) {
+        const batch = records.slice(i, i + BATCH);
+        bodies.push({ json: () => logsJson(origin, batch), protobuf: () => logsProtobuf(origin, batch) });
+      }
+    }
+    for (const body of bodies) {
+      if (settings.console) sinks.console(`telemetry ${signal}: ${body.json()}`);
+      const otlp = settings.otlp;
+      if (!otlp) continue;
+      const result = await send({ signal, protocol: otlp.protocol, endpoint: otlp.endpoint, headers: otlp.headers, body: otlp.protocol === "http/json" ? body.json() : body.protobuf() }, abort);
+      if (result.ok) continue;
+      // Sums are cumulative: the next export carries what this one did not deliver.
+      if (signal === "metrics") changed = true;
+      tell(signal, result.kind, result.detail);
+    }
+  }
+
+  /** Starts an export, tracked so that flush() waits for the ones under way too. */
+  function start(signal: SignalName, abort: AbortSignal): Promise<void> {
+    const running = export_(signal, abort).catch((error: unknown) => tell(signal, "error", (error as Error).message));
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+    return running;
+  }
+
+  // A timer's export has the bound of its interval: it never overlaps the next.
+  const timers = (["metrics", "logs"] as const).flatMap((signal) => {
+    const settings = config[signal];
+    if (!settings) return [];
+    const timer = setInterval(() => void start(signal, AbortSignal.timeout(settings.intervalMs)), settings.intervalMs);
+    timer.unref();
+    return [timer];
+  });
+
+  return {
+    add(name, info, value, attributes) {
+      if (!config.metrics || !(value > 0)) return;
+      instruments.set(name, info);
+      const key = `${name}\u0000${JSON.stringify(attributes)}`;
+      let s = series.get(key);
+      if (!s) series.set(key, (s = { name, attributes, start: nanosOf(now()), value: 0 }));
+      s.value += value;
+      changed = true;
+    },
+    event(eventName, attributes) {
+      if (!config.logs) return;
+      if (queue.length >= MAX_QUEUED_EVENTS) {
+        if (!droppedSaid) sinks.debug(`telemetry: more than ${MAX_QUEUED_EVENTS} events wait to be sent; newer ones are dropped until they are`);
+        droppedSaid = true;
+        return;
+      }
+      const time = now();
+      queue.push({
+        timeUnixNano: nanosOf(time),
+        eventName: `harness.${eventName}`,
+        body: `harness.${eventName}`,
+        attributes: { "event.name": eventName, "event.timestamp": new Date(time).toISOString(), "event.sequence": sequence++, ...attributes },
+      });
+    },
+    async flush(boundMs) {
+      const abort = AbortSignal.timeout(boundMs);
+      const all = Promise.all([...inFlight, start("metrics", abort), start("logs", abort)]);
+      let timer: NodeJS.Timeout | undefined;
+      // An export that ignores its signal (a socket that will not close) still releases the caller.
+      await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs + 50)))]);
+      clearTimeout(timer);
+    },
+    stop() {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// OTLP/JSON (the http/json protocol): the protobuf messages in the JSON mapping OTLP specifies,
+// with lowerCamelCase field names, 64-bit integers as decimal strings and enums as numbers.
+import { CUMULATIVE, SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type Origin } from "./otlp-model.ts";
+
+function anyValue(value: AttributeValue): Record<string, unknown> {
+  if (typeof value === "string") return { stringValue: value };
+  if (typeof value === "boolean") return { boolValue: value };
+  if (typeof value === "number") return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
+  return { doubleValue: value.double };
+}
+
+function keyValues(attributes: Attributes): Record<string, unknown>[] {
+  return Object.entries(attributes).map(([key, value]) => ({ key, value: anyValue(value) }));
+}
+
+const resourceOf = (origin: Origin) => ({ attributes: keyValues(origin.resource) });
+
+export function metricsJson(origin: Origin, metrics: readonly Metric[]): string {
+  const encoded = metrics.map((metric) => {
+    const dataPoints = metric.points.map((point) => ({
+      attributes: keyValues(point.attributes),
+      startTimeUnixNano: String(point.startTimeUnixNano),
+      timeUnixNano: String(point.timeUnixNano),
+      ...(point.isDouble ? { asDouble: point.value } : { asInt: String(Math.round(point.value)) }),
+    }));
+    const data = metric.kind === "sum" ? { sum: { dataPoints, aggregationTemporality: CUMULATIVE, isMonotonic: true } } : { gauge: { dataPoints } };
+    return { name: metric.name, description: metric.description, unit: metric.unit, ...data };
+  });
+  return JSON.stringify({ resourceMetrics: [{ resource: resourceOf(origin), scopeMetrics: [{ scope: origin.scope, metrics: encoded }] }] });
+}
+
+export function logsJson(origin: Origin, records: readonly LogRecord[]): string {
+  const logRecords = records.map((record) => ({
+    timeUnixNano: String(record.timeUnixNano),
+    observedTimeUnixNano: String(record.timeUnixNano),
+    severityNumber: SEVERITY_INFO,
+    severityText: "INFO",
+    body: { stringValue: record.body },
+    attributes: keyValues(record.attributes),
+    eventName: record.eventName,
+  }));
+  return JSON.stringify({ resourceLogs: [{ resource: resourceOf(origin), scopeLogs: [{ scope: origin.scope, logRecords }] }] });
+}

@@ -1,0 +1,32 @@
+// The OpenTelemetry data this exporter sends, shaped as OTLP's messages (opentelemetry-proto
+// common/v1, metrics/v1, logs/v1) but only as far as Harness uses them: string, boolean, integer
+// and double attributes; cumulative monotonic sums and gauges of numbers; log records with a
+// string body. Both encodings (otlp-json.ts, otlp-protobuf.ts) take these.
+
+/** An attribute's value: a number is sent as an integer when it is one, else as a double; a
+ * `{ double }` is always a double (a cost that happens to be 0 stays a double). */
+export type AttributeValue = string | boolean | number | { double: number };
+export type Attributes = Readonly<Record<string, AttributeValue>>;
+
+/** Nanoseconds since the epoch (OTLP's fixed64 times). */
+export type UnixNanos = bigint;
+
+export type NumberPoint = { attributes: Attributes; startTimeUnixNano: UnixNanos; timeUnixNano: UnixNanos; value: number; isDouble: boolean };
+
+/** Sums are cumulative and monotonic (as Claude Code's counters are by default). */
+export type Metric = { name: string; description: string; unit: string; kind: "sum" | "gauge"; points: NumberPoint[] };
+
+/** INFO, OTLP's SeverityNumber 9: every Harness event is one. */
+export const SEVERITY_INFO = 9;
+
+export type LogRecord = { timeUnixNano: UnixNanos; eventName: string; body: string; attributes: Attributes };
+
+/** Who sends: the resource's attributes and the instrumentation scope. */
+export type Origin = { resource: Attributes; scope: { name: string; version: string } };
+
+/** OTLP's AggregationTemporality CUMULATIVE. */
+export const CUMULATIVE = 2;
+
+export function nanosOf(ms: number): UnixNanos {
+  return BigInt(Math.round(ms * 1000)) * 1000n;
+}

@@ -1,0 +1,80 @@
+// The hand-written OTLP protobuf encoder: known bytes of a tiny message, and round trips through
+// the test side's decoder (by field number) against the http/json encoding of the same data.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { decodeLogsRequest, decodeMetricsRequest, eventRecordsOf, metricPointsOf } from "@harness/test-utils";
+import { logsJson, metricsJson } from "./otlp-json.ts";
+import { logsProtobuf, metricsProtobuf } from "./otlp-protobuf.ts";
+import type { LogRecord, Metric, Origin } from "./otlp-model.ts";
+
+const bytes = (...parts: (number | string)[]) => Uint8Array.from(parts.flatMap((p) => (typeof p === "string" ? [...Buffer.from(p)] : [p])));
+const le64 = (n: number) => [n, 0, 0, 0, 0, 0, 0, 0];
+
+test("a one-record logs request encodes to the bytes the OTLP schema gives", () => {
+  const origin: Origin = { resource: {}, scope: { name: "h", version: "1" } };
+  const record: LogRecord = { timeUnixNano: 1n, eventName: "e", body: "b", attributes: { a: 1 } };
+  const logRecord = bytes(
+    0x09, ...le64(1), // time_unix_nano (1, fixed64)
+    0x10, 9, // severity_number INFO (2, varint)
+    0x1a, 4, "INFO", // severity_text (3)
+    0x2a, 3, 0x0a, 1, "b", // body: AnyValue{string_value "b"} (5)
+    0x32, 7, 0x0a, 1, "a", 0x12, 2, 0x18, 1, // attributes: KeyValue{"a", AnyValue{int_value 1}} (6)
+    0x59, ...le64(1), // observed_time_unix_nano (11, fixed64)
+    0x62, 1, "e", // event_name (12)
+  );
+  assert.equal(logRecord.length, 43);
+  const scopeLogs = bytes(0x0a, 6, 0x0a, 1, "h", 0x12, 1, "1", 0x12, 43, ...logRecord);
+  const resourceLogs = bytes(0x0a, 0, 0x12, scopeLogs.length, ...scopeLogs);
+  const request = bytes(0x0a, resourceLogs.length, ...resourceLogs);
+  assert.deepEqual(logsProtobuf(origin, [record]), request);
+});
+
+const origin: Origin = { resource: { "service.name": "harness", "service.version": "0.1.0", "team.id": "a b,c" }, scope: { name: "harness", version: "0.1.0" } };
+
+test("metrics read back from protobuf equal the same metrics read from OTLP/JSON: sums cumulative and monotonic, doubles and integers apart", () => {
+  const t0 = 1_700_000_000_000_000_000n;
+  const metrics: Metric[] = [
+    {
+      name: "harness.token.usage",
+      description: "Tokens",
+      unit: "tokens",
+      kind: "sum",
+      points: [
+        { attributes: { type: "input", model: "claude-x" }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 1234, isDouble: false },
+        { attributes: { type: "output", model: "claude-x" }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 2 ** 40, isDouble: false },
+      ],
+    },
+    { name: "harness.cost.usage", description: "Cost", unit: "USD", kind: "sum", points: [{ attributes: { model: "claude-x", big: -3 }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 0.0125, isDouble: true }] },
+    { name: "some.gauge", description: "", unit: "1", kind: "gauge", points: [{ attributes: { on: true, share: 0.5 }, startTimeUnixNano: t0, timeUnixNano: t0, value: 7, isDouble: false }] },
+  ];
+  const fromProtobuf = decodeMetricsRequest(metricsProtobuf(origin, metrics));
+  const fromJson = JSON.parse(metricsJson(origin, metrics));
+  assert.deepEqual(metricPointsOf(fromProtobuf), metricPointsOf(fromJson));
+  const points = metricPointsOf(fromProtobuf);
+  assert.deepEqual(
+    points.map((p) => [p.name, p.kind, p.monotonic, p.temporality, p.value, p.attributes]),
+    [
+      ["harness.token.usage", "sum", true, 2, 1234, { type: "input", model: "claude-x" }],
+      ["harness.token.usage", "sum", true, 2, 2 ** 40, { type: "output", model: "claude-x" }],
+      ["harness.cost.usage", "sum", true, 2, 0.0125, { model: "claude-x", big: -3 }],
+      ["some.gauge", "gauge", false, 0, 7, { on: true, share: 0.5 }],
+    ],
+  );
+  assert.deepEqual(points[0].resource, origin.resource);
+  const sum = fromProtobuf.resourceMetrics[0].scopeMetrics[0].metrics[0].sum!;
+  assert.equal(sum.dataPoints[0].startTimeUnixNano, String(t0));
+  assert.equal(sum.dataPoints[0].timeUnixNano, String(t0 + 5n));
+  assert.deepEqual(fromProtobuf.resourceMetrics[0].scopeMetrics[0].scope, { name: "harness", version: "0.1.0" });
+});
+
+test("log records read back from protobuf equal the same records read from OTLP/JSON, text in any script kept whole", () => {
+  const records: LogRecord[] = [
+    { timeUnixNano: 1_700_000_000_123_000_000n, eventName: "harness.user_prompt", body: "harness.user_prompt", attributes: { "event.name": "user_prompt", prompt_length: 12, prompt: "héllo — 日本 🚀" } },
+    { timeUnixNano: 1_700_000_000_124_000_000n, eventName: "harness.api_request", body: "harness.api_request", attributes: { cost_usd: { double: 0 }, success: false } },
+  ];
+  const fromProtobuf = eventRecordsOf(decodeLogsRequest(logsProtobuf(origin, records)));
+  assert.deepEqual(fromProtobuf, eventRecordsOf(JSON.parse(logsJson(origin, records))));
+  assert.deepEqual(fromProtobuf[0].attributes, { "event.name": "user_prompt", prompt_length: 12, prompt: "héllo — 日本 🚀" });
+  assert.deepEqual(fromProtobuf[1].attributes, { cost_usd: 0, success: false });
+  assert.equal(fromProtobuf[1].eventName, "harness.api_request");
+});

@@ -1,0 +1,81 @@
+// Sends one OTLP request and says how it went, as a value: never throws, never retries forever.
+// http/json and http/protobuf POST to the signal's URL; grpc frames the same protobuf bytes (one
+// uncompressed 5-byte-prefixed message) on an HTTP/2 stream to the service's Export method and
+// reads grpc-status from the trailers. A 429 or 503 (gRPC: UNAVAILABLE, RESOURCE_EXHAUSTED) is
+// tried again a few times with backoff, within the caller's signal.
+import type { Protocol, SignalName } from "./config.ts";
+
+export type SendResult = { ok: true } | { ok: false; kind: string; detail: string };
+
+export type Request = {
+  signal: SignalName;
+  protocol: Protocol;
+  endpoint: string;
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array<ArrayBuffer> | string;
+};
+
+const RETRIES = 3;
+const BACKOFF_MS = 200;
+/** One attempt's own limit: a collector that holds a request open must not hold the next export. */
+const ATTEMPT_MS = 10_000;
+
+export async function send(request: Request, signal: AbortSignal): Promise<SendResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await sendOnce(request, AbortSignal.any([signal, AbortSignal.timeout(ATTEMPT_MS)]));
+    if (result.ok || result.retryAfterMs === undefined || attempt > RETRIES || signal.aborted) return result.ok ? result : { ok: false, kind: result.kind, detail: result.detail };
+    const wait = Math.min(result.retryAfterMs, 5_000) || BACKOFF_MS * 2 ** (attempt - 1);
+    const slept = await sleep(wait, signal);
+    if (!slept) return { ok: false, kind: result.kind, detail: `${result.detail}; gave up when the export was cut short` };
+  }
+}
+
+type Attempt = { ok: true } | { ok: false; kind: string; detail: string; retryAfterMs?: number };
+
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function sendOnce(request: Request, signal: AbortSignal): Promise<Attempt> {
+  try {
+    if (request.protocol === "grpc") return await (await import("./send-grpc.ts")).sendGrpc(request, signal);
+    const response = await fetch(request.endpoint, {
+      method: "POST",
+      headers: { ...request.headers, "content-type": request.protocol === "http/json" ? "application/json" : "application/x-protobuf" },
+      body: request.body,
+      signal,
+    });
+    // The answer's body (a partial success, an error's text) is read and dropped: it frees the connection.
+    const text = await response.text().catch(() => "");
+    if (response.ok) return { ok: true };
+    const retry = response.status === 429 || response.status === 503;
+    const retryAfter = Number(response.headers.get("retry-after"));
+    return {
+      ok: false,
+      kind: `HTTP ${response.status}`,
+      detail: `the collector answered ${response.status}${text ? `: ${text.slice(0, 200).replace(/\s+/g, " ")}` : ""}`,
+      ...(retry && { retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : BACKOFF_MS }),
+    };
+  } catch (error) {
+    return failed(error, signal);
+  }
+}
+
+/** A request that could not be made or finish: the collector down, unreachable, or too slow. */
+export function failed(error: unknown, signal: AbortSignal): Attempt {
+  if (signal.aborted) return { ok: false, kind: "timeout", detail: "the collector did not answer in time" };
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (error as { code?: string }).code;
+  return { ok: false, kind: code ?? "unreachable", detail: `cannot reach the collector: ${code ?? cause?.message ?? (error as Error).message}` };
+}

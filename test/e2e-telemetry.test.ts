@@ -1,0 +1,213 @@
+// OpenTelemetry export end to end, as Claude Code's users configure it (CLAUDE_CODE_ENABLE_TELEMETRY,
+// OTEL_*): `harness run` and `harness serve`'s runners, the model faked at the wire, a fake OTLP
+// collector receiving what they send, in each protocol.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { startFakeAnthropic, startFakeOtlpCollector, startHarnessServer, MinimalClient, type FakeOtlpCollector, type EventRecord, type MetricPoint } from "@harness/test-utils";
+import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
+
+const bashThenAnswer = () => [
+  { toolUses: [{ name: "Bash", input: { command: "echo telemetry-ok", description: "say ok" } }], usage: { input_tokens: 100, output_tokens: 20 } },
+  { text: "It printed telemetry-ok.", usage: { input_tokens: 150, output_tokens: 10, cache_read_input_tokens: 40 } },
+];
+
+async function collector(t: { after(fn: () => unknown): void }, options: { grpc?: boolean } = {}): Promise<FakeOtlpCollector> {
+  const c = await startFakeOtlpCollector(options);
+  t.after(() => c.close());
+  return c;
+}
+
+const otel = (endpoint: string, more: Record<string, string> = {}) => ({
+  CLAUDE_CODE_ENABLE_TELEMETRY: "1",
+  OTEL_METRICS_EXPORTER: "otlp",
+  OTEL_LOGS_EXPORTER: "otlp",
+  OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+  ...more,
+});
+
+const point = (points: MetricPoint[], name: string, attributes: Record<string, unknown>) =>
+  points.find((p) => p.name === name && Object.entries(attributes).every(([k, v]) => p.attributes[k] === v));
+const named = (events: EventRecord[], name: string) => events.filter((e) => e.eventName === `harness.${name}`);
+
+test("harness run sends token usage, cost, the prompt's event without its text, the API request and Bash's result to the collector (http/protobuf, the default)", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "--model", "claude-sonnet-4-5", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    ...otel(otlp.url, { OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%20sekrit-collector-token", OTEL_RESOURCE_ATTRIBUTES: "team.id=platform,cost_center=eng%2C42" }),
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /It printed telemetry-ok\./);
+
+  assert.ok(otlp.requests.length >= 2, "metrics and logs were sent before the run's exit");
+  for (const request of otlp.requests) {
+    assert.equal(request.protocol, "http/protobuf");
+    assert.equal(request.headers["content-type"], "application/x-protobuf");
+    assert.equal(request.headers.authorization, "Bearer sekrit-collector-token");
+  }
+  const points = otlp.points();
+  const model = "claude-sonnet-4-5";
+  assert.equal(point(points, "harness.token.usage", { type: "input", model })?.value, 250);
+  assert.equal(point(points, "harness.token.usage", { type: "output", model })?.value, 30);
+  assert.equal(point(points, "harness.token.usage", { type: "cacheRead", model })?.value, 40);
+  const cost = point(points, "harness.cost.usage", { model });
+  assert.ok(cost && cost.value > 0, "the cost of the model's calls is counted");
+  assert.equal(cost!.unit, "USD");
+  assert.equal(point(points, "harness.session.count", {})?.value, 1);
+  for (const p of points) {
+    assert.equal(p.kind, "sum");
+    assert.ok(p.monotonic);
+    assert.equal(p.temporality, 2, "cumulative");
+    assert.equal(p.resource["service.name"], "harness");
+    assert.equal(typeof p.resource["service.version"], "string");
+    assert.equal(p.resource["team.id"], "platform");
+    assert.equal(p.resource.cost_center, "eng,42");
+    assert.equal(typeof p.attributes["session.id"], "string", "session.id is on metrics by default");
+    assert.equal(p.attributes["app.version"], undefined, "app.version is off metrics by default");
+  }
+
+  const events = otlp.events();
+  const [prompt] = named(events, "user_prompt");
+  assert.equal(prompt.attributes.prompt_length, "say ok please".length);
+  assert.equal(prompt.attributes.prompt, undefined, "the prompt's text is left out by default");
+  assert.equal(typeof prompt.attributes["session.id"], "string");
+  assert.equal(typeof prompt.attributes["app.version"], "string");
+  const requests = named(events, "api_request");
+  assert.equal(requests.length, 2);
+  assert.equal(requests[0].attributes.model, model);
+  assert.equal(requests[0].attributes.input_tokens, 100);
+  assert.equal(requests[1].attributes.cache_read_tokens, 40);
+  assert.ok((requests[0].attributes.cost_usd as number) > 0);
+  assert.equal(typeof requests[0].attributes.duration_ms, "number");
+  const [bash] = named(events, "tool_result");
+  assert.equal(bash.attributes.tool_name, "Bash");
+  assert.equal(bash.attributes.success, true);
+  assert.equal(typeof bash.attributes.duration_ms, "number");
+  assert.equal(bash.attributes.tool_parameters, undefined, "a tool's input only with OTEL_LOG_TOOL_DETAILS=1");
+  assert.deepEqual(new Set(events.map((e) => e.attributes["session.id"])).size, 1, "one session.id on every event");
+});
+
+test("with OTEL_LOG_USER_PROMPTS=1 over http/json the prompt's text is in its event, and a tool's input with OTEL_LOG_TOOL_DETAILS=1", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    ...otel(otlp.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_LOG_USER_PROMPTS: "1", OTEL_LOG_TOOL_DETAILS: "1" }),
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(otlp.requests.every((r) => r.protocol === "http/json" && r.headers["content-type"] === "application/json"));
+  const events = otlp.events();
+  assert.equal(named(events, "user_prompt")[0].attributes.prompt, "say ok please");
+  assert.match(String(named(events, "tool_result")[0].attributes.tool_parameters), /echo telemetry-ok/);
+  assert.ok(otlp.points().some((p) => p.name === "harness.token.usage"));
+});
+
+test("over grpc the same protobuf reaches the collector's Export methods", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t, { grpc: true });
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    ...otel(otlp.grpcUrl!, { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_HEADERS: "x-team=blue" }),
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(new Set(otlp.requests.map((r) => r.protocol)), new Set(["grpc"]));
+  assert.equal(otlp.requests[0].headers["x-team"], "blue");
+  assert.equal(named(otlp.events(), "tool_result")[0].attributes.tool_name, "Bash");
+  assert.ok(otlp.points().some((p) => p.name === "harness.cost.usage"));
+});
+
+test("with telemetry off no request reaches the collector, whatever OTEL_* say", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const { CLAUDE_CODE_ENABLE_TELEMETRY: _on, ...rest } = otel(otlp.url);
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, CLAUDE_CODE_ENABLE_TELEMETRY: "", ...rest }).result;
+  assert.equal(run.code, 0, run.stderr);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(otlp.requests.length, 0);
+});
+
+test("a collector that never answers, or is not there, changes nothing of the run and holds its exit at most ~2 s", async (t) => {
+  const otlp = await collector(t);
+  // Every request is held open: the exit's flush gives up at its bound.
+  otlp.push(...Array.from({ length: 10 }, () => ({ hang: true })));
+  const closedPort = await freePort();
+  const dir = tempDir(t);
+  const timed = async (env: Record<string, string>) => {
+    const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+    const started = performance.now();
+    const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ...env }).result;
+    return { ...run, ms: performance.now() - started };
+  };
+  const plain = await timed({ CLAUDE_CODE_ENABLE_TELEMETRY: "" });
+  const hanging = await timed(otel(otlp.url));
+  const down = await timed(otel(`http://127.0.0.1:${closedPort}`, { HARNESS_DEBUG: "telemetry" }));
+  for (const run of [plain, hanging, down]) {
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /It printed telemetry-ok\./);
+  }
+  assert.equal(hanging.stdout, plain.stdout);
+  assert.ok(otlp.requests.length >= 1, "the exports were tried");
+  assert.ok(hanging.ms - plain.ms < 3000, `the exit waited ${Math.round(hanging.ms - plain.ms)} ms more`);
+  assert.ok(down.ms - plain.ms < 3000, `the exit waited ${Math.round(down.ms - plain.ms)} ms more`);
+});
+
+test("a mistyped setting is named on stderr and its default taken; the run goes on", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    ...otel(otlp.url, { OTEL_METRICS_EXPORTER: "otlp,statsd", OTEL_LOGS_EXPORT_INTERVAL: "soon", OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%ZZtopsecretvalue,broken" }),
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /OTEL_METRICS_EXPORTER: "statsd" is not an exporter/);
+  assert.match(run.stderr, /OTEL_LOGS_EXPORT_INTERVAL must be a whole number of milliseconds above 0, got "soon"; taking 5000/);
+  assert.match(run.stderr, /OTEL_EXPORTER_OTLP_HEADERS: entry 1 \(Authorization\): the value is not well percent-encoded/);
+  assert.match(run.stderr, /OTEL_EXPORTER_OTLP_HEADERS: entry 2 \(?.*is not key=value/);
+  assert.doesNotMatch(run.stderr, /topsecretvalue/);
+  assert.ok(otlp.points().some((p) => p.name === "harness.token.usage"));
+});
+
+test("harness serve's runners send on their intervals, with the Harness user and session on what they send", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t);
+  const dataDir = tempDir(t);
+  const server = await startHarnessServer({
+    dataDir,
+    env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ...otel(otlp.url, { OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200" }) },
+  });
+  t.after(() => server.stop());
+  const client = await MinimalClient.connect(server.url, { userId: "alice", sessionId: "s-telemetry" });
+  t.after(() => client.close());
+  await client.waitForState(() => true);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } });
+  client.send({ type: "submit", prompt: "say ok please" });
+  await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 && s.messages[1].status !== "running", 30_000, "the run to end");
+  const tool = await otlp.waitFor(() => named(otlp.events(), "tool_result")[0], 10_000, "the tool_result event");
+  assert.equal(tool.attributes.tool_name, "Bash");
+  assert.equal(tool.attributes.success, true);
+  assert.equal(tool.attributes["user.id"], "alice");
+  assert.equal(tool.attributes["session.id"], "s-telemetry");
+  // Sums are cumulative: the last export has both calls' tokens.
+  const input = await otlp.waitFor(() => otlp.points().findLast((p) => p.name === "harness.token.usage" && p.attributes.type === "input" && p.value === 250), 10_000, "both calls' input tokens");
+  assert.equal(input.attributes["user.id"], "alice");
+  assert.equal(input.attributes["session.id"], "s-telemetry");
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -3,7 +3,9 @@
 // collector receiving what they send, in each protocol.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { startFakeAnthropic, startFakeOtlpCollector, startHarnessServer, MinimalClient, type FakeOtlpCollector, type EventRecord, type MetricPoint } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
 
@@ -175,6 +177,25 @@ test("a mistyped setting is named on stderr and its default taken; the run goes 
   assert.match(run.stderr, /OTEL_EXPORTER_OTLP_HEADERS: entry 2 \(?.*is not key=value/);
   assert.doesNotMatch(run.stderr, /topsecretvalue/);
   assert.ok(otlp.points().some((p) => p.name === "harness.token.usage"));
+});
+
+test("a refusing collector is told once in the debug log, with the header's secret hidden even where the collector echoes it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const otlp = await collector(t);
+  otlp.push(...Array.from({ length: 4 }, () => ({ status: 401, body: "token Bearer sekrit-collector-token-42 is not known here" })));
+  const dir = tempDir(t);
+  const debugFile = join(dir, "debug.log");
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "--debug-file", debugFile, "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    ...otel(otlp.url, { OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%20sekrit-collector-token-42" }),
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /It printed telemetry-ok\./);
+  const log = readFileSync(debugFile, "utf8");
+  assert.match(log, /\[telemetry\] metrics not sent \(the collector answered 401: token \*\*\* is not known here\)/);
+  assert.equal(log.match(/logs not sent/g)?.length, 1);
+  assert.doesNotMatch(log + run.stderr + run.stdout, /sekrit-collector-token-42/);
 });
 
 test("harness serve's runners send on their intervals, with the Harness user and session on what they send", async (t) => {

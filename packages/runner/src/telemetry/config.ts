@@ -148,11 +148,15 @@ function pairs(env: Env, name: string, notes: string[], secret: boolean): Record
     const where = `${name}: entry ${i + 1}${key ? ` (${key})` : ""}`;
     if (eq < 0 || key === "") return void notes.push(`${where} is not key=value; it is left out`);
     if (secret && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) return void notes.push(`${where}: the key is not a header name; it is left out`);
+    let value: string;
     try {
-      out[key] = decodeURIComponent(entry.slice(eq + 1).trim());
+      value = decodeURIComponent(entry.slice(eq + 1).trim());
     } catch {
-      notes.push(`${where}: the value is not well percent-encoded; it is left out`);
+      return void notes.push(`${where}: the value is not well percent-encoded; it is left out`);
     }
+    // A header cannot carry a line break or a character beyond Latin-1 (fetch would refuse every request).
+    if (secret && /[^\t\x20-\x7e\x80-\xff]/.test(value)) return void notes.push(`${where}: the value holds a character a header cannot (a line break, a control character or one beyond Latin-1); it is left out`);
+    out[key] = value;
   });
   return out;
 }

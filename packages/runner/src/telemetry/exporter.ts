@@ -44,7 +44,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
   const tell = (signal: SignalName, kind: string, detail: string) => {
     if (told.has(`${signal} ${kind}`)) return;
     told.add(`${signal} ${kind}`);
-    sinks.debug(`telemetry: ${signal} not sent (${detail}); dropped, and further failures of this kind are not logged`);
+    sinks.debug(`${signal} not sent (${detail}); dropped, and further failures of this kind are not logged`);
   };
 
   function metricsNow(): Metric[] {
@@ -120,7 +120,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
     event(eventName, attributes) {
       if (!config.logs) return;
       if (queue.length >= MAX_QUEUED_EVENTS) {
-        if (!droppedSaid) sinks.debug(`telemetry: more than ${MAX_QUEUED_EVENTS} events wait to be sent; newer ones are dropped until they are`);
+        if (!droppedSaid) sinks.debug(`more than ${MAX_QUEUED_EVENTS} events wait to be sent; newer ones are dropped until they are`);
         droppedSaid = true;
         return;
       }

@@ -11,6 +11,7 @@ import { awsFiles, bedrockEnabled } from "@harness/llm/bedrock-settings";
 import { credentialsFile, vertexEnabled } from "@harness/llm/vertex-settings";
 import type { RunnerQuery } from "@harness/protocol";
 import { RUNNER_MARK_ENV } from "../../orphans.ts";
+import { claudeCodeTelemetryEnv } from "../../telemetry/active.ts";
 
 export type HarnessPermissionMode = NonNullable<RunnerQuery["permissionMode"]>;
 
@@ -223,7 +224,7 @@ export function launchOptions(input: LaunchInput): Options {
     permissionMode: claudePermissionMode(q.permissionMode ?? "default"),
     canUseTool: input.canUseTool,
     settingSources: input.settingSources,
-    settings: { env: pinnedEndpointEnv(input.env) },
+    settings: { env: { ...pinnedEndpointEnv(input.env), ...claudeCodeTelemetryEnv() } },
     includePartialMessages: true,
     forwardSubagentText: true,
     enableFileCheckpointing: true,

@@ -1,0 +1,91 @@
+// The exporter against a fake collector: retries of 429/503, one debug line per kind of failure,
+// an answer it cannot read, the console exporter, and a flush that keeps to its bound.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeOtlpCollector, type FakeOtlpCollector } from "@harness/test-utils";
+import { telemetryConfig } from "./config.ts";
+import { createExporter } from "./exporter.ts";
+
+const origin = { resource: { "service.name": "harness" }, scope: { name: "harness", version: "0" } };
+const COUNT = { description: "", unit: "count" };
+
+async function setUp(t: { after(fn: () => unknown): void }, env: Record<string, string> = {}) {
+  const collector: FakeOtlpCollector = await startFakeOtlpCollector();
+  t.after(() => collector.close());
+  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...env })!;
+  const debug: string[] = [];
+  const consoleLines: string[] = [];
+  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: (line) => consoleLines.push(line) });
+  t.after(() => exporter.stop());
+  return { collector, exporter, debug, consoleLines };
+}
+
+test("a 503 and a 429 are tried again, and the export gets through", async (t) => {
+  const { collector, exporter, debug } = await setUp(t);
+  collector.push({ status: 503 }, { status: 429, headers: { "retry-after": "0" } });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(5_000);
+  const metrics = collector.requests.filter((r) => r.signal === "metrics");
+  assert.equal(metrics.length, 3);
+  assert.deepEqual(debug, []);
+});
+
+test("a refusal drops what it carried with one debug line per kind, and later exports still go", async (t) => {
+  const { collector, exporter, debug } = await setUp(t);
+  collector.push({ status: 400, body: "bad request" }, { status: 400, body: "bad request" });
+  exporter.event("user_prompt", { prompt_length: 3 });
+  await exporter.flush(2_000);
+  exporter.event("user_prompt", { prompt_length: 4 });
+  await exporter.flush(2_000);
+  exporter.event("user_prompt", { prompt_length: 5 });
+  await exporter.flush(2_000);
+  assert.deepEqual(debug, ["logs not sent (the collector answered 400: bad request); dropped, and further failures of this kind are not logged"]);
+  assert.deepEqual(collector.events().map((e) => e.attributes.prompt_length), [3, 4, 5]);
+  assert.equal(collector.requests.length, 3, "a refusal is not tried again");
+});
+
+test("an answer that is not OTLP (garbage with 200) counts as delivered", async (t) => {
+  const { collector, exporter, debug } = await setUp(t);
+  collector.push({ status: 200, body: "\u0000\u00ffnot a protobuf{" });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(2_000);
+  assert.equal(collector.points().length, 1);
+  assert.deepEqual(debug, []);
+});
+
+test("sums are cumulative across exports, a series per attributes, and an unchanged sum is not sent again", async (t) => {
+  const { collector, exporter } = await setUp(t);
+  exporter.add("harness.token.usage", { description: "", unit: "tokens" }, 10, { type: "input" });
+  await exporter.flush(2_000);
+  exporter.add("harness.token.usage", { description: "", unit: "tokens" }, 5, { type: "input" });
+  exporter.add("harness.token.usage", { description: "", unit: "tokens" }, 7, { type: "output" });
+  await exporter.flush(2_000);
+  await exporter.flush(2_000);
+  const metrics = collector.requests.filter((r) => r.signal === "metrics");
+  assert.equal(metrics.length, 2);
+  const last = collector.points().slice(-2);
+  assert.deepEqual(last.map((p) => [p.attributes.type, p.value]), [["input", 15], ["output", 7]]);
+});
+
+test("the console exporter writes each export as one OTLP/JSON line, and nothing goes over the network", async (t) => {
+  const { collector, exporter, consoleLines } = await setUp(t, { OTEL_METRICS_EXPORTER: "console", OTEL_LOGS_EXPORTER: "none" });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  exporter.event("user_prompt", { prompt_length: 3 });
+  await exporter.flush(2_000);
+  assert.equal(consoleLines.length, 1);
+  assert.match(consoleLines[0], /^telemetry metrics: \{"resourceMetrics":/);
+  assert.equal(collector.requests.length, 0);
+});
+
+test("a flush keeps to its bound when the collector holds every request open", async (t) => {
+  const { collector, exporter, debug } = await setUp(t);
+  collector.push({ hang: true }, { hang: true });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  exporter.event("user_prompt", { prompt_length: 3 });
+  const started = performance.now();
+  await exporter.flush(300);
+  const took = performance.now() - started;
+  assert.ok(took < 1_000, `the flush took ${Math.round(took)} ms`);
+  assert.equal(collector.requests.length, 2);
+  assert.ok(debug.every((line) => /not sent \(the collector did not answer in time\)/.test(line)), debug.join("\n"));
+});

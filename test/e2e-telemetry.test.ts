@@ -3,10 +3,11 @@
 // collector receiving what they send, in each protocol.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { startFakeAnthropic, startFakeOtlpCollector, startHarnessServer, MinimalClient, type FakeOtlpCollector, type EventRecord, type MetricPoint } from "@harness/test-utils";
+import { findClaudeCodeExecutable } from "@harness/runner";
+import { claudeCodeRoute, startFakeAnthropic, startFakeOtlpCollector, startHarnessServer, MinimalClient, type FakeOtlpCollector, type EventRecord, type MetricPoint } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
 
 const bashThenAnswer = () => [
@@ -222,6 +223,33 @@ test("harness serve's runners send on their intervals, with the Harness user and
   const input = await otlp.waitFor(() => otlp.points().findLast((p) => p.name === "harness.token.usage" && p.attributes.type === "input" && p.value === 250), 10_000, "both calls' input tokens");
   assert.equal(input.attributes["user.id"], "alice");
   assert.equal(input.attributes["session.id"], "s-telemetry");
+});
+
+test("under the claude-code backend the user's settings turn Harness's export on, Harness reports the run from its events, and nothing comes from Claude Code's own exporter", { skip: findClaudeCodeExecutable() ? false : "the Claude Code binary is not installed", timeout: 120_000 }, async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ route: claudeCodeRoute }));
+  fake.push(...bashThenAnswer());
+  const otlp = await collector(t);
+  const dataDir = tempDir(t);
+  mkdirSync(join(dataDir, "home", ".claude"), { recursive: true });
+  writeFileSync(join(dataDir, "home", ".claude", "settings.json"), JSON.stringify({ env: { ...otel(otlp.url), OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200" } }));
+  // Claude Code reads a workspace's settings (not the user's: it has a home of its own), and these
+  // would turn its own exporter on, to the same collector.
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code" } });
+  t.after(() => server.stop());
+  const client = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "s-cc" });
+  t.after(() => client.close());
+  await client.waitForState(() => true);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } });
+  client.send({ type: "submit", prompt: "say ok please" });
+  await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 && s.messages[1].status !== "running", 60_000, "the run to end");
+  const tool = await otlp.waitFor(() => named(otlp.events(), "tool_result")[0], 10_000, "the tool_result event");
+  assert.equal(tool.attributes.tool_name, "Bash");
+  assert.equal(tool.attributes.success, true);
+  assert.equal(tool.attributes["user.id"], "bob");
+  await otlp.waitFor(() => otlp.points().findLast((p) => p.name === "harness.token.usage" && p.attributes.type === "input" && p.value === 250), 10_000, "both calls' input tokens");
+  await new Promise((r) => setTimeout(r, 1000));
+  const names = [...otlp.points().map((p) => p.name), ...otlp.events().map((e) => e.eventName || e.body)];
+  assert.deepEqual(names.filter((name) => !name.startsWith("harness.")), [], "nothing from Claude Code's own exporter");
 });
 
 function freePort(): Promise<number> {

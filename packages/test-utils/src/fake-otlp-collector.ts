@@ -3,7 +3,7 @@
 // with `grpc`, an OTLP/gRPC endpoint over cleartext HTTP/2 (h2c) on a port of its own. Replies are
 // scripted in order (a refusal, a 503, a wait, garbage); unscripted requests get an empty success.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createServer as createHttp2Server, constants as h2, type Http2Server, type ServerHttp2Stream, type IncomingHttpHeaders } from "node:http2";
+import { createServer as createHttp2Server, constants as h2, type Http2Server, type Http2Session, type ServerHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { decodeLogsRequest, decodeMetricsRequest, eventRecordsOf, metricPointsOf, type EventRecord, type MetricPoint, type OtlpLogsJson, type OtlpMetricsJson } from "./otlp-decode.ts";
 
@@ -42,6 +42,7 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
   const replies: OtlpReply[] = [];
   const sockets = new Set<Socket>();
   const held: (() => void)[] = [];
+  const sessions = new Set<Http2Session>();
 
   const record = (signal: OtlpRequest["signal"], protocol: OtlpProtocolSeen, path: string, headers: OtlpRequest["headers"], body: Buffer) => {
     const at = Date.now();
@@ -85,6 +86,10 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
   let grpcUrl: string | undefined;
   if (options.grpc) {
     grpc = createHttp2Server();
+    grpc.on("session", (session: Http2Session) => {
+      sessions.add(session);
+      session.on("close", () => sessions.delete(session));
+    });
     grpc.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -127,6 +132,7 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
     async close() {
       for (const release of held) release();
       for (const socket of sockets) socket.destroy();
+      for (const session of sessions) session.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (grpc) await new Promise<void>((resolve) => grpc!.close(() => resolve()));
     },

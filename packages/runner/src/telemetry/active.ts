@@ -27,10 +27,12 @@ export function withTelemetry(backend: Backend, who?: RunWho): Backend {
 
 /** Claude Code's own telemetry settings for a run of the claude-code backend (its --settings env).
  * With Harness's on, the run's calls, tools and cost are reported once, by Harness (its events are
- * the run's events): Claude Code's own exporter, which the user's settings may turn on as they turn
- * on Harness's, would report them again under claude_code.*, so it is turned off, unless
- * HARNESS_CLAUDE_CODE_TELEMETRY=1 asks for both. (Managed settings still rank above --settings.)
- * With Harness's off, Claude Code does as its settings say. */
+ * the run's events). Claude Code under a runner has a home of its own and takes telemetry settings
+ * from its environment (which carries no OTEL_*), --settings and the managed settings only (not a
+ * workspace's); its exporter would report the run again under claude_code.*, so --settings turns
+ * it off, unless HARNESS_CLAUDE_CODE_TELEMETRY=1 asks for both. Managed settings still rank above
+ * --settings: an organisation that turns Claude Code's on there gets both. With Harness's off,
+ * Claude Code does as its settings say. */
 export function claudeCodeTelemetryEnv(env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
   if (!active || env.HARNESS_CLAUDE_CODE_TELEMETRY?.trim() === "1") return {};
   return { CLAUDE_CODE_ENABLE_TELEMETRY: "0" };

@@ -89,3 +89,21 @@ test("a flush keeps to its bound when the collector holds every request open", a
   assert.equal(collector.requests.length, 2);
   assert.ok(debug.every((line) => /not sent \(the collector did not answer in time\)/.test(line)), debug.join("\n"));
 });
+
+test("over grpc, UNAVAILABLE is tried again and another status drops the export, said once", async (t) => {
+  const collector = await startFakeOtlpCollector({ grpc: true });
+  t.after(() => collector.close());
+  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! })!;
+  const debug: string[] = [];
+  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: () => {} });
+  t.after(() => exporter.stop());
+  collector.push({ grpcStatus: 14 });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(5_000);
+  assert.equal(collector.requests.length, 2);
+  assert.deepEqual(debug, []);
+  collector.push({ grpcStatus: 3 });
+  exporter.event("user_prompt", { prompt_length: 3 });
+  await exporter.flush(5_000);
+  assert.deepEqual(debug, ["logs not sent (the collector answered grpc-status 3: refused by the fake collector); dropped, and further failures of this kind are not logged"]);
+});

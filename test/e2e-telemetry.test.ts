@@ -90,6 +90,7 @@ test("harness run sends token usage, cost, the prompt's event without its text, 
   assert.equal(bash.attributes.success, true);
   assert.equal(typeof bash.attributes.duration_ms, "number");
   assert.equal(bash.attributes.tool_parameters, undefined, "a tool's input only with OTEL_LOG_TOOL_DETAILS=1");
+  assert.deepEqual(named(events, "tool_decision").map((e) => [e.attributes.tool_name, e.attributes.decision, e.attributes.source]), [["Bash", "accept", "config"]], "--allowedTools decided it");
   assert.deepEqual(new Set(events.map((e) => e.attributes["session.id"])).size, 1, "one session.id on every event");
 });
 

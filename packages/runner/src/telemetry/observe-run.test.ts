@@ -67,7 +67,7 @@ test("a run that goes on with a conversation is no new session", () => {
   assert.deepEqual(r.added, []);
 });
 
-test("tool calls: their result, the user's decision, a refusal by the rules, and the lines an Edit and a Write changed", () => {
+test("tool calls: their result, the user's decision, the settings' acceptance and refusal, and the lines an Edit and a Write changed", () => {
   const r = recording();
   const run = observeRun(query, {}, r.deps);
   run.event({ type: "tool.started", toolName: "Edit", toolUseId: "t1", input: { file_path: "/a", old_string: "one\ntwo", new_string: "one\ntwo\nthree\n" } });
@@ -85,7 +85,8 @@ test("tool calls: their result, the user's decision, a refusal by the rules, and
   assert.deepEqual(events, [
     ["tool_decision", "Edit", "accept", "user"],
     ["tool_result", "Edit", true, "user"],
-    ["tool_result", "Write", true, null],
+    ["tool_decision", "Write", "accept", "config"],
+    ["tool_result", "Write", true, "config"],
     ["tool_decision", "Bash", "reject", "config"],
     ["tool_result", "Bash", false, "config"],
   ]);

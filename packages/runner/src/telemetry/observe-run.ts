@@ -83,9 +83,11 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
     const name = started?.name ?? "unknown";
     let decision = decisions.get(e.toolUseId);
     decisions.delete(e.toolUseId);
-    if (!decision && e.denied) {
-      decision = { decision: "reject", source: "config" };
-      event("tool_decision", { tool_name: name, decision: "reject", source: "config" });
+    // A call nobody was asked about was decided by the settings, the mode or a hook: told here,
+    // once its outcome says which way (a refused call ends denied).
+    if (!decision) {
+      decision = { decision: e.denied ? "reject" : "accept", source: "config" };
+      event("tool_decision", { tool_name: name, ...decision });
     }
     event("tool_result", {
       tool_name: name,

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchOptions } from "../backends/claude-code-options.ts";
+import { launchOptions } from "../backends/claude-code/options.ts";
 import { claudeCodeTelemetryEnv, startProcessTelemetry, stopTelemetry } from "./active.ts";
 import { telemetryEnv } from "./settings-env.ts";
 

@@ -34,10 +34,10 @@ export type SlashExpansion =
       model?: string;
       allowedTools?: string[];
       /** The body's `!` shell commands (!`cmd` and ```! blocks): the run executes them before the
-       * prompt reaches the model and puts their output in their place (harness/command-shells.ts). */
+       * prompt reaches the model and puts their output in their place (harness/commands/shells.ts). */
       shellCommands: string[];
       /** A skill with `context: fork`, and the arguments it was given: `prompt` is its sub-agent's
-       * task, not the model's prompt (see harness/forked-skill.ts). */
+       * task, not the model's prompt (see harness/commands/forked-skill.ts). */
       fork?: { skill: Skill; args: string };
       /** The skill typed, when it has hooks of its own: they join the run's. */
       hooks?: HooksConfig;

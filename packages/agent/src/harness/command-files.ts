@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { findImports } from "../context/markdown-imports.ts";
 import { resolveToolPath } from "../permissions/paths.ts";
-import { runCommandCalls } from "./command-calls.ts";
+import { runCommandCalls } from "./commands/calls.ts";
 import { attached, type ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";

@@ -2,7 +2,7 @@
 // model gets, and the images read for it, which go into the same user message after the text (or
 // into the Skill tool's result), since a picture cannot be put into text.
 import type { ToolAttachment } from "../types.ts";
-import type { CommandCallResult } from "./command-calls.ts";
+import type { CommandCallResult } from "./commands/calls.ts";
 
 export type ExpandedText = { text: string; images: ToolAttachment[] };
 

@@ -3,7 +3,7 @@
 import type { DocumentBlock, ImageBlock, TextBlock } from "@harness/llm";
 import { shellCommands } from "../commands/shell-syntax.ts";
 import { skillPrompt } from "../skills/skill-tool.ts";
-import { expandCommandText } from "./command-text.ts";
+import { expandCommandText } from "./commands/text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 

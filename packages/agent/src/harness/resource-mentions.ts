@@ -4,7 +4,7 @@
 // sees them as tool calls. Only the names of connected servers that have resources count: any other
 // `@word:thing` is text.
 import { READ_RESOURCE_TOOL } from "../mcp/resource-names.ts";
-import { runCommandCalls } from "./command-calls.ts";
+import { runCommandCalls } from "./commands/calls.ts";
 import { attached, type ExpandedText } from "./expanded-text.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";

@@ -35,7 +35,7 @@ import type { Usage } from "@harness/protocol";
 import { asSubagentHooks, mergeHooksConfigs } from "../hooks/parse-config.ts";
 import type { HookEvaluator, HooksConfig } from "../hooks/types.ts";
 import { hookEvaluator, type HookAgentRequest } from "./hook-evaluator.ts";
-import { expandCommandText } from "./command-text.ts";
+import { expandCommandText } from "./commands/text.ts";
 import { createHookHost, type HookHost } from "./hooks.ts";
 import { deliverHookReport, resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
 import { recordSideCall, type RunState } from "./run-state.ts";

@@ -9,10 +9,10 @@ import { networkProblem } from "@harness/llm/proxy-env";
 import { releaseArguments } from "../commands/shell-syntax.ts";
 import { contextTokensOf } from "../compaction/context-window.ts";
 import { executeToolCalls } from "./execute-tool-calls.ts";
-import { expandCommandText } from "../harness/command-text.ts";
+import { expandCommandText } from "../harness/commands/text.ts";
 import type { ExpandedText } from "../harness/expanded-text.ts";
 import { attachMentionedResources } from "../harness/resource-mentions.ts";
-import { forkedSkillAnswer } from "../harness/forked-skill.ts";
+import { forkedSkillAnswer } from "../harness/commands/forked-skill.ts";
 import { readyInfo } from "../harness/ready-info.ts";
 import { withHelperKey } from "../harness/api-key-helper.ts";
 import { withAwsCommands } from "../harness/aws-commands.ts";
@@ -26,7 +26,7 @@ import { budgetReached, fellBack } from "../harness/run-limits.ts";
 import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "../harness/hook-evaluator.ts";
 import { NO_HOOK_HOST } from "../harness/hooks.ts";
 import { environmentBlock } from "../context/environment.ts";
-import { planPrompt } from "../harness/prompt.ts";
+import { planPrompt } from "../harness/commands/prompt.ts";
 import type { ReportCommand } from "../commands/expand.ts";
 import type { RunSetup } from "../harness/setup.ts";
 import { asksToThink } from "../harness/output-tokens.ts";
@@ -232,7 +232,7 @@ async function reportText(
 
 // Imported when a run needs them (/compact, /clear, bash mode, the reports, --permission-prompt-tool): a
 // run that sends its prompt to the model starts sooner without them.
-const builtinCommands = () => import("../harness/builtin-commands.ts");
+const builtinCommands = () => import("../harness/commands/builtin.ts");
 const usageReports = () => import("../harness/usage-reports.ts");
 const inspectReports = () => import("../harness/inspect-reports.ts");
 

@@ -2,10 +2,10 @@
 // reaches the model, their output put in their place, as Claude Code does. They go through the
 // same gate as the model's Bash calls (the command's allowed-tools, the rules, the mode, the
 // sandbox, hooks, approval where someone can give it), and the user sees them as tool calls.
-import { releaseArguments, SHELL_BLOCK, SHELL_INLINE } from "../commands/shell-syntax.ts";
-import { runCommandCalls } from "./command-calls.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { releaseArguments, SHELL_BLOCK, SHELL_INLINE } from "../../commands/shell-syntax.ts";
+import { runCommandCalls } from "./calls.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** What takes a `!` command's place when the settings' disableSkillShellExecution is true (Claude Code's words). */
 const SHELL_DISABLED = "[shell command execution disabled by policy]";

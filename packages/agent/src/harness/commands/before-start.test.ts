@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { tempProject } from "../testing/project.ts";
-import { slashCommandsBeforeStart, slashCommandUsageBeforeStart } from "./slash-commands-before-start.ts";
+import { tempProject } from "../../testing/project.ts";
+import { slashCommandsBeforeStart, slashCommandUsageBeforeStart } from "./before-start.ts";
 
 test("before a run starts, the names it will take after / are the built-ins, the user's and the project's commands, the skills a user may invoke and a plugin's", async (t) => {
   const project = await tempProject(t);

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { TEST_PNG_BASE64 } from "@harness/test-utils";
-import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import { systemText, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
 
 const researchSkill = (frontmatter: string) => `---
 name: research

@@ -1,15 +1,15 @@
 // The built-in slash commands that change the conversation itself, and bash mode (see prompt.ts
 // for all of them).
 import { bashModePrompt } from "@harness/protocol/bash-mode";
-import { withUserText } from "../loop/transcript.ts";
-import type { RunAgentResult } from "../types.ts";
-import { runCommandCalls } from "./command-calls.ts";
-import { compactConversation } from "./compaction.ts";
-import { finish, reply } from "./finish.ts";
-import { resourceInternals } from "./resources.ts";
-import type { RunContext } from "./run-context.ts";
-import { replaceTranscript, type RunState } from "./run-state.ts";
-import { memoryAtStart, startSession } from "./session-hooks.ts";
+import { withUserText } from "../../loop/transcript.ts";
+import type { RunAgentResult } from "../../types.ts";
+import { runCommandCalls } from "./calls.ts";
+import { compactConversation } from "../compaction.ts";
+import { finish, reply } from "../finish.ts";
+import { resourceInternals } from "../resources.ts";
+import type { RunContext } from "../run-context.ts";
+import { replaceTranscript, type RunState } from "../run-state.ts";
+import { memoryAtStart, startSession } from "../session-hooks.ts";
 
 /** /compact [instructions]: summarizes the conversation now; the summary is the reply. */
 export async function compactCommand(ctx: RunContext, state: RunState, instructions: string): Promise<RunAgentResult> {

@@ -3,13 +3,13 @@
 // for a program that completes what its user types before anything runs (`harness chat`). The same
 // names as a started run's RunReadyInfo.slashCommands, but the MCP servers' prompts, which only a
 // started run knows: listing them would start the servers (processes, logins, approvals).
-import { BUILTIN_PROMPTS } from "../commands/builtin-prompts.ts";
-import { discoverCommands } from "../commands/discover.ts";
-import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "../commands/expand.ts";
-import type { PluginDiscovery } from "../plugins/types.ts";
-import { discoverSkills } from "../skills/discover.ts";
-import type { RunAgentOptions } from "../types.ts";
-import { loadRunSettings, runPlace } from "./run-settings.ts";
+import { BUILTIN_PROMPTS } from "../../commands/builtin-prompts.ts";
+import { discoverCommands } from "../../commands/discover.ts";
+import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "../../commands/expand.ts";
+import type { PluginDiscovery } from "../../plugins/types.ts";
+import { discoverSkills } from "../../skills/discover.ts";
+import type { RunAgentOptions } from "../../types.ts";
+import { loadRunSettings, runPlace } from "../run-settings.ts";
 
 /** The built-in commands every run has, by name (no "/"): commands, reports and prompts. */
 export function builtinSlashCommands(): string[] {
@@ -32,7 +32,7 @@ export async function slashCommandUsageBeforeStart(options: Pick<RunAgentOptions
   const pluginDirs = options.pluginDirs ?? [];
   let found: PluginDiscovery = { plugins: [], diagnostics: [] };
   if (enabledPlugins !== undefined || pluginDirs.length > 0) {
-    const { discoverPlugins } = await import("../plugins/discover.ts");
+    const { discoverPlugins } = await import("../../plugins/discover.ts");
     found = await discoverPlugins({ home: place.home, projectRoot: place.projectRoot, cwd: place.cwd, enabledPlugins, sources: loaded?.sources, pluginDirs }).catch(() => found);
   }
   const where = { home: place.home, projectRoot: place.projectRoot, plugins: found.plugins };

@@ -2,12 +2,12 @@
 // asked, shown as a Skill call, and the model gets the typed prompt with that sub-agent's answer.
 import { randomUUID } from "node:crypto";
 import type { TextBlock } from "@harness/llm";
-import { isForked, runForkedSkill } from "../skills/fork.ts";
-import type { Skill } from "../skills/types.ts";
-import { addUsage } from "../loop/usage.ts";
-import type { ExpandedText } from "./expanded-text.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { isForked, runForkedSkill } from "../../skills/fork.ts";
+import type { Skill } from "../../skills/types.ts";
+import { addUsage } from "../../loop/usage.ts";
+import type { ExpandedText } from "../expanded-text.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** Runs the skill's `task` (its prompt, made ready, with the images its mentions read) in its
  * sub-agent and returns what the model is given with the typed prompt: the sub-agent's answer, or

@@ -2,11 +2,11 @@
 // model's calls are, through the same gate, and shown to the user as tool calls.
 import { randomUUID } from "node:crypto";
 import type { ToolResultBlock } from "@harness/llm";
-import { executeToolCalls } from "../loop/execute-tool-calls.ts";
-import type { ToolAttachment } from "../types.ts";
-import type { RunContext } from "./run-context.ts";
-import { toolRunFor } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { executeToolCalls } from "../../loop/execute-tool-calls.ts";
+import type { ToolAttachment } from "../../types.ts";
+import type { RunContext } from "../run-context.ts";
+import { toolRunFor } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** `images`: what the call loaded that its text does not hold (Read of a picture or a PDF). */
 export type CommandCallResult = { text: string; isError: boolean; images: ToolAttachment[] };

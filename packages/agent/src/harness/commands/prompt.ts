@@ -10,24 +10,24 @@
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its
 //   `model` frontmatter chooses the model of the run; its `!` shell commands run first, their
-//   output in their place (command-shells.ts); a skill with `context: fork` runs in a sub-agent
+//   output in their place (shells.ts); a skill with `context: fork` runs in a sub-agent
 //   first, and the model gets the typed prompt with the sub-agent's answer (forked-skill.ts);
 // - /mcp__<server>__<prompt> [args] asks that MCP server for the prompt (mcp/prompts.ts), and what it
 //   answers is sent; missing arguments are answered with its usage, without a model call;
 // - `<bash-input>command</bash-input>` (a chat's `!` line, bash mode) runs the command as a Bash
 //   call of the user's, without a model call; the command and its output join the conversation
-//   (builtin-commands.ts);
+//   (builtin.ts);
 // - anything else, unknown "/words" included, is sent as typed.
 // Whatever is sent, the files it names with `@path` are read and put after it (command-files.ts),
 // and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
 import { bashModeCommand } from "@harness/protocol/bash-mode";
-import { expandSlashCommand, type ReportCommand } from "../commands/expand.ts";
-import { slashCommandHelp } from "../commands/help.ts";
-import { promptArguments } from "../mcp/prompt-arguments.ts";
-import type { McpPromptCommand } from "../mcp/prompts.ts";
-import type { HooksConfig } from "../hooks/types.ts";
-import type { Skill } from "../skills/types.ts";
-import type { RunSetup } from "./setup.ts";
+import { expandSlashCommand, type ReportCommand } from "../../commands/expand.ts";
+import { slashCommandHelp } from "../../commands/help.ts";
+import { promptArguments } from "../../mcp/prompt-arguments.ts";
+import type { McpPromptCommand } from "../../mcp/prompts.ts";
+import type { HooksConfig } from "../../hooks/types.ts";
+import type { Skill } from "../../skills/types.ts";
+import type { RunSetup } from "../setup.ts";
 
 export type PromptPlan =
   | {

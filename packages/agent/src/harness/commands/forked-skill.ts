@@ -5,7 +5,7 @@ import type { TextBlock } from "@harness/llm";
 import { isForked, runForkedSkill } from "../../skills/fork.ts";
 import type { Skill } from "../../skills/types.ts";
 import { addUsage } from "../../loop/usage.ts";
-import type { ExpandedText } from "../expanded-text.ts";
+import type { ExpandedText } from "../mentions/expanded-text.ts";
 import type { RunContext } from "../run-context.ts";
 import type { RunState } from "../run-state.ts";
 

@@ -18,8 +18,8 @@
 //   call of the user's, without a model call; the command and its output join the conversation
 //   (builtin.ts);
 // - anything else, unknown "/words" included, is sent as typed.
-// Whatever is sent, the files it names with `@path` are read and put after it (command-files.ts),
-// and so are the MCP resources it names with `@server:uri` (resource-mentions.ts).
+// Whatever is sent, the files it names with `@path` are read and put after it (mentions/files.ts),
+// and so are the MCP resources it names with `@server:uri` (mentions/mcp-resources.ts).
 import { bashModeCommand } from "@harness/protocol/bash-mode";
 import { expandSlashCommand, type ReportCommand } from "../../commands/expand.ts";
 import { slashCommandHelp } from "../../commands/help.ts";

@@ -1,9 +1,9 @@
 // A prompt made ready for the model: a slash command's or skill's, however it was invoked (the
 // user's /name, or the model's Skill call), has its `!` commands run, their output in their place;
 // then the files any prompt names with `@path`, the user's own included, are read and put after it.
-import { attachMentionedFiles } from "../command-files.ts";
+import { attachMentionedFiles } from "../mentions/files.ts";
 import { runShellCommands } from "./shells.ts";
-import type { ExpandedText } from "../expanded-text.ts";
+import type { ExpandedText } from "../mentions/expanded-text.ts";
 import type { RunContext } from "../run-context.ts";
 import type { RunState } from "../run-state.ts";
 

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { mcpTestServerCommand, TEST_PNG_BASE64, TEST_README } from "@harness/test-utils";
-import { resourceMentions } from "./resource-mentions.ts";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import { resourceMentions } from "./mcp-resources.ts";
+import { withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

@@ -1,8 +1,8 @@
-// A prompt with what its mentions brought (command-files.ts, resource-mentions.ts): the text the
+// A prompt with what its mentions brought (files.ts, mcp-resources.ts): the text the
 // model gets, and the images read for it, which go into the same user message after the text (or
 // into the Skill tool's result), since a picture cannot be put into text.
-import type { ToolAttachment } from "../types.ts";
-import type { CommandCallResult } from "./commands/calls.ts";
+import type { ToolAttachment } from "../../types.ts";
+import type { CommandCallResult } from "../commands/calls.ts";
 
 export type ExpandedText = { text: string; images: ToolAttachment[] };
 

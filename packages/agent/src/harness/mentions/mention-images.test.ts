@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ContentBlock, ToolResultBlock } from "@harness/llm";
 import { mcpTestServerCommand, TEST_PNG_BASE64 } from "@harness/test-utils";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { testPdf } from "../tools/pdf/test-support.ts";
+import { withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { testPdf } from "../../tools/pdf/test-support.ts";
 
 function blocksOf(content: string | ContentBlock[] | undefined): ContentBlock[] {
   assert.ok(Array.isArray(content), `expected content blocks, got ${JSON.stringify(content)}`);

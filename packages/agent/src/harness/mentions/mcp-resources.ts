@@ -3,11 +3,11 @@
 // They are read with ReadMcpResourceTool, through the same gate as the model's calls, and the user
 // sees them as tool calls. Only the names of connected servers that have resources count: any other
 // `@word:thing` is text.
-import { READ_RESOURCE_TOOL } from "../mcp/resource-names.ts";
-import { runCommandCalls } from "./commands/calls.ts";
+import { READ_RESOURCE_TOOL } from "../../mcp/resource-names.ts";
+import { runCommandCalls } from "../commands/calls.ts";
 import { attached, type ExpandedText } from "./expanded-text.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** At most this many resources are read for one prompt. */
 const MAX_RESOURCES = 20;

@@ -5,12 +5,12 @@
 // someone can give it), and the user sees them as tool calls. A mention that names no file is text.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { findImports } from "../context/markdown-imports.ts";
-import { resolveToolPath } from "../permissions/paths.ts";
-import { runCommandCalls } from "./commands/calls.ts";
+import { findImports } from "../../context/markdown-imports.ts";
+import { resolveToolPath } from "../../permissions/paths.ts";
+import { runCommandCalls } from "../commands/calls.ts";
 import { attached, type ExpandedText } from "./expanded-text.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** At most this many files are read for one command. */
 const MAX_FILES = 20;

@@ -6,7 +6,7 @@ import { contextWindowFor, shouldCompact } from "../compaction/context-window.ts
 import { estimateTokens } from "../compaction/split-point.ts";
 import type { RunContext } from "./run-context.ts";
 import { recordTurn, replaceTranscript, transcriptOf, type RunState } from "./run-state.ts";
-import { memoryAtStart, startSession } from "./session-hooks.ts";
+import { memoryAtStart, startSession } from "./hooks/session-hooks.ts";
 import { recentFiles, recentFilesText } from "../compaction/recent-files.ts";
 import { systemReminder } from "../context/format-memory.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";

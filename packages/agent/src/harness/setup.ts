@@ -46,7 +46,7 @@ import { knowSecrets, resourceInternals, type AgentResources, type NoticeSink } 
 import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./run-mcp.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
 import { emptyInventory, type RunInventory } from "./run-inventory.ts";
-import { holdHolderHooks, hooksRestriction, settingsHooks } from "./setup-hooks.ts";
+import { holdHolderHooks, hooksRestriction, settingsHooks } from "./hooks/setup-hooks.ts";
 import { awsCommandsOf } from "./aws-commands.ts";
 import { environmentOf, harnessEnvOf } from "./harness-env.ts";
 import type { AwsCommands } from "@harness/llm";

@@ -18,8 +18,8 @@ import type { PermissionUpdate } from "../permissions/updates.ts";
 import { validateToolInput } from "../loop/tool-input.ts";
 import type { ApprovalDecision, ApprovalRequest, RunAgentOptions, Tool, ToolOutput } from "../types.ts";
 import { describeDiagnostic } from "./diagnostic.ts";
-import type { HookHost } from "./hooks.ts";
-import { instructionsLoaded } from "./instructions-loaded.ts";
+import type { HookHost } from "./hooks/hooks.ts";
+import { instructionsLoaded } from "./hooks/instructions-loaded.ts";
 import type { NoticeSink } from "./resources.ts";
 
 export type ToolGateOptions = {

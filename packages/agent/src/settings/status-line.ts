@@ -1,7 +1,7 @@
 // The status line a chat at a terminal shows (Claude Code's statusLine): which scope's holds, as
 // hooks are decided, since it runs a command of the settings as a hook does.
 import { describeDiagnostic } from "../harness/diagnostic.ts";
-import { hooksRestriction } from "../harness/setup-hooks.ts";
+import { hooksRestriction } from "../harness/hooks/setup-hooks.ts";
 import type { LoadedSettings, Settings } from "./types.ts";
 
 export type StatusLineSettings = NonNullable<Settings["statusLine"]>;

@@ -9,7 +9,7 @@ import { finish, reply } from "../finish.ts";
 import { resourceInternals } from "../resources.ts";
 import type { RunContext } from "../run-context.ts";
 import { replaceTranscript, type RunState } from "../run-state.ts";
-import { memoryAtStart, startSession } from "../session-hooks.ts";
+import { memoryAtStart, startSession } from "../hooks/session-hooks.ts";
 
 /** /compact [instructions]: summarizes the conversation now; the summary is the reply. */
 export async function compactCommand(ctx: RunContext, state: RunState, instructions: string): Promise<RunAgentResult> {

@@ -3,10 +3,10 @@ import { test } from "node:test";
 import { z } from "zod";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import type { AgentEvent } from "@harness/protocol";
-import { defineTool } from "../define-tool.ts";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { builtinTools } from "../tools/index.ts";
+import { defineTool } from "../../define-tool.ts";
+import { withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { builtinTools } from "../../tools/index.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

@@ -2,11 +2,11 @@
 // sub-agent that looks at the project before it answers.
 import type { Provider } from "@harness/llm";
 import type { Usage } from "@harness/protocol";
-import type { HookEvaluator } from "../hooks/types.ts";
-import { resolveHookModel } from "../subagents/agent-model.ts";
-import { textOf } from "../loop/transcript.ts";
-import type { RunAgentOptions, RunAgentResult } from "../types.ts";
-import { besideParent } from "./model.ts";
+import type { HookEvaluator } from "../../hooks/types.ts";
+import { resolveHookModel } from "../../subagents/agent-model.ts";
+import { textOf } from "../../loop/transcript.ts";
+import type { RunAgentOptions, RunAgentResult } from "../../types.ts";
+import { besideParent } from "../model.ts";
 
 /** What a prompt hook's model is told, besides the question. */
 export const PROMPT_HOOK_SYSTEM_PROMPT = `You decide, for a hook of a coding agent, whether what the agent is about to do (or has just done) may go on. The user's message holds the criteria and the event, as JSON.

@@ -2,8 +2,8 @@
 // the rest of that run; a `once` hook runs once in the conversation.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
-import { createAgentResources } from "./resources.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
+import { createAgentResources } from "../resources.ts";
 
 async function guardSkill(project: TempProject, log: string, once = false): Promise<void> {
   const hook = await project.hook("log.sh", `input=$(cat)\nprintf '%s\\n' "$input" >> "${log}"`);

@@ -1,9 +1,9 @@
 // The run's view of the hooks: the common input fields filled in, and what hooks tell the user
 // turned into notices.
-import { mergeHooksConfigs } from "../hooks/parse-config.ts";
-import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "../hooks/types.ts";
-import type { PermissionMode } from "../permissions/types.ts";
-import type { NoticeSink } from "./resources.ts";
+import { mergeHooksConfigs } from "../../hooks/parse-config.ts";
+import type { HookEvaluator, HookEventName, HookInputFor, HookResult, HooksConfig, RunHooksOptions } from "../../hooks/types.ts";
+import type { PermissionMode } from "../../permissions/types.ts";
+import type { NoticeSink } from "../resources.ts";
 
 type CommonField = "session_id" | "transcript_path" | "hook_event_name" | "cwd" | "permission_mode";
 /** What an event's input holds besides the fields every event has. */
@@ -76,7 +76,7 @@ export function createHookHost(o: HookHostOptions): HookHost {
       const env = envFile === undefined ? o.env : { ...o.env, CLAUDE_ENV_FILE: envFile };
       // Imported once a hook is to run: the runners (command, http, prompt, callback) are no part of
       // a run without hooks, which starts sooner without them.
-      const { runHooks } = await import("../hooks/run-hooks.ts");
+      const { runHooks } = await import("../../hooks/run-hooks.ts");
       const result = await runHooks(config, event, input, {
         projectDir: o.projectDir,
         cwd: o.cwd,

@@ -1,8 +1,8 @@
 // InstructionsLoaded hooks: told of each memory file as it joins the conversation, at the start,
 // after a compaction, and as the tools work below the working directory, as in Claude Code.
 import path from "node:path";
-import type { MemoryFile } from "../context/types.ts";
-import type { InstructionsLoadedInput } from "../hooks/types.ts";
+import type { MemoryFile } from "../../context/types.ts";
+import type { InstructionsLoadedInput } from "../../hooks/types.ts";
 import type { HookFields, HookHost } from "./hooks.ts";
 
 /** Why a file joined, when nothing about the file itself says more (an import, a rule's paths). */

@@ -2,14 +2,14 @@
 // (once per conversation's resources), UserPromptSubmit (each prompt), Stop / SubagentStop (when
 // the model is done), and SessionEnd (when the resources are disposed or /clear runs).
 import type { ModelErrorInfo, TextBlock } from "@harness/llm";
-import { systemReminder } from "../context/format-memory.ts";
-import { textOf, withUserText } from "../loop/transcript.ts";
-import type { MemoryFile } from "../context/types.ts";
+import { systemReminder } from "../../context/format-memory.ts";
+import { textOf, withUserText } from "../../loop/transcript.ts";
+import type { MemoryFile } from "../../context/types.ts";
 import type { HookHost } from "./hooks.ts";
 import { instructionsLoaded } from "./instructions-loaded.ts";
-import { resourceInternals, type AgentResources } from "./resources.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { resourceInternals, type AgentResources } from "../resources.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 export type Submission = { ok: true; context: TextBlock[] } | { ok: false; reason: string };
 

@@ -1,8 +1,8 @@
 // Hooks in an agent file's frontmatter: they run while that sub-agent does, after the settings'.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import { withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
 
 async function reviewerAgent(project: TempProject, hooksYaml: string): Promise<void> {
   await project.write(".claude/agents/reviewer.md", `---\nname: reviewer\ndescription: Reviews changes\n${hooksYaml}---\nYou review changes.\n`);

@@ -2,10 +2,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
-import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { scriptedProvider } from "../testing/scripted-provider.ts";
-import { AGENT_HOOK_SYSTEM_PROMPT, hookEvaluator, PROMPT_HOOK_SYSTEM_PROMPT } from "./hook-evaluator.ts";
+import { systemText, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { scriptedProvider } from "../../testing/scripted-provider.ts";
+import { AGENT_HOOK_SYSTEM_PROMPT, hookEvaluator, PROMPT_HOOK_SYSTEM_PROMPT } from "./evaluator.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

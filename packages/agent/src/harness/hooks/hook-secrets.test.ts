@@ -2,7 +2,7 @@
 // an MCP server's headers.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runInProject, tempProject } from "../testing/project.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
 
 test("a failing hook's notice quoting an http hook's header values shows them as ***, its plain headers as they are", async (t) => {
   const project = await tempProject(t);

@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import type { AgentEvent } from "@harness/protocol";
-import { runInProject, tempProject } from "../testing/project.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
 
 async function hookServer(t: { after(fn: () => unknown): void }): Promise<{ base: string; seen: { url: string; headers: http.IncomingHttpHeaders }[] }> {
   const seen: { url: string; headers: http.IncomingHttpHeaders }[] = [];

@@ -1,14 +1,14 @@
 // The hooks a run's configuration brings, as loadRunSetup keeps them: whose run (decided once, from
 // the managed settings' locks and any scope's disableAllHooks, as Claude Code decides it), each held
 // once to the http hook policy (allowedHttpHookUrls, httpHookAllowedEnvVars).
-import { applyHttpHookPolicy, type HttpHookPolicy } from "../hooks/http-policy.ts";
-import { mergeHooksConfigs, parseHooksConfig } from "../hooks/parse-config.ts";
-import type { HooksConfig } from "../hooks/types.ts";
-import type { Plugin } from "../plugins/types.ts";
-import type { LoadedSettings, SettingsSource } from "../settings/types.ts";
-import { describeDiagnostic } from "./diagnostic.ts";
-import type { NoticeSink } from "./resources.ts";
-import type { RunInventory } from "./run-inventory.ts";
+import { applyHttpHookPolicy, type HttpHookPolicy } from "../../hooks/http-policy.ts";
+import { mergeHooksConfigs, parseHooksConfig } from "../../hooks/parse-config.ts";
+import type { HooksConfig } from "../../hooks/types.ts";
+import type { Plugin } from "../../plugins/types.ts";
+import type { LoadedSettings, SettingsSource } from "../../settings/types.ts";
+import { describeDiagnostic } from "../diagnostic.ts";
+import type { NoticeSink } from "../resources.ts";
+import type { RunInventory } from "../run-inventory.ts";
 
 /** Whose hooks run: `all` restricted when the managed settings say disableAllHooks (none run);
  * `managed` under allowManagedHooksOnly, or when another scope says disableAllHooks (a user's or a

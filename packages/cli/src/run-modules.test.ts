@@ -32,7 +32,7 @@ const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\
 const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/(index|testing\/[a-z-]+)\.ts$/,
   /\/packages\/agent\/src\/hooks\/(run-hooks|hook-run|hook-output|combine|spawn-hook|http-hook|prompt-hook|callback-hook)\.ts$/,
-  /\/packages\/agent\/src\/(mcp\/(manager|prompts|mcp-tool|resources)|harness\/subagent-mcp)\.ts$/,
+  /\/packages\/agent\/src\/(mcp\/(manager|prompts|mcp-tool|resources)|harness\/mcp\/subagent-mcp)\.ts$/,
   /\/packages\/agent\/src\/tools\/(grep-js|grep-rg|grep-search|walk|fetch-page|html-to-markdown|read-notebook)\.ts$/,
   /\/packages\/agent\/src\/compaction\/(compact|summary-prompt|render-transcript)\.ts$/,
   /\/packages\/agent\/src\/(sandbox\/(runtime|git-config-paths)|subagents\/spawn-subagent)\.ts$/,

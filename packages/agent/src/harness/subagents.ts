@@ -55,7 +55,7 @@ async function withOwnServers(parent: RunContext, options: RunAgentOptions, runC
   const given = options.tools ?? [];
   const readsRunResources = given.some((tool) => tool.name === LIST_RESOURCES_TOOL);
   // Imported for an agent with servers only: a run without any starts sooner without it.
-  const { subagentMcp } = await import("./subagent-mcp.ts");
+  const { subagentMcp } = await import("./mcp/subagent-mcp.ts");
   const mcp = await subagentMcp(agent, { tools: parent.tools, readsRunResources }, parent.setup.subagentMcp, options.signal, notice);
   try {
     // Its servers' tools take the place of those of the same name it was given: the resource tools

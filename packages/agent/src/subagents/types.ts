@@ -31,7 +31,7 @@ export type AgentDefinition = {
   /** Its frontmatter's `mcpServers`: servers it names (configured elsewhere) and servers it
    * defines (`config`, an `mcpServers` entry). As the main thread (--agent) those it defines start
    * with the run, the configured ones winning a name clash; as a sub-agent they start with it and
-   * close when it ends, for it alone (harness/subagent-mcp.ts). */
+   * close when it ends, for it alone (harness/mcp/subagent-mcp.ts). */
   mcpServers?: AgentMcpServer[];
   /** Model calls the sub-agent may make; undefined inherits the parent's limit. */
   maxTurns?: number;

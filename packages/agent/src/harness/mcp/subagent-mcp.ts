@@ -6,16 +6,16 @@
 //   started (as for the main thread's agent, the configured one wins).
 // Its tools are named and permissioned as every MCP server's (`mcp__<server>__<tool>`); those its
 // `disallowedTools` names stay out.
-import type { McpConnection } from "../mcp/connection.ts";
-import { parseServerEntry, type McpServerConfig } from "../mcp/config.ts";
-import { startMcp } from "../mcp/manager.ts";
-import { mcpToolName } from "../mcp/names.ts";
-import { serverSecrets } from "../mcp/server-secrets.ts";
-import { mcpStartBlocked, type McpStartRules } from "../mcp/start-rules.ts";
-import type { AgentDefinition } from "../subagents/types.ts";
-import type { Tool } from "../types.ts";
-import type { NoticeSink } from "./resources.ts";
-import { describeDiagnostic } from "./diagnostic.ts";
+import type { McpConnection } from "../../mcp/connection.ts";
+import { parseServerEntry, type McpServerConfig } from "../../mcp/config.ts";
+import { startMcp } from "../../mcp/manager.ts";
+import { mcpToolName } from "../../mcp/names.ts";
+import { serverSecrets } from "../../mcp/server-secrets.ts";
+import { mcpStartBlocked, type McpStartRules } from "../../mcp/start-rules.ts";
+import type { AgentDefinition } from "../../subagents/types.ts";
+import type { Tool } from "../../types.ts";
+import type { NoticeSink } from "../resources.ts";
+import { describeDiagnostic } from "../diagnostic.ts";
 
 /** What the run's setup knows of where a sub-agent's own servers may start. */
 export type SubagentMcpSetup = {

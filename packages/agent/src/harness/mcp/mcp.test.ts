@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import { processGone, systemText, waitFor, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
-import { createAgentResources } from "./resources.ts";
+import { processGone, systemText, waitFor, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
+import { createAgentResources } from "../resources.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
 
 /** `.mcp.json` servers "x" (the MCP test server) and "y" (the same with one more argument), both
  * approved as Claude Code records it. */

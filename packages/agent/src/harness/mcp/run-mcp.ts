@@ -1,20 +1,20 @@
 // The run's MCP servers as the setup finds them: which settings' servers and approvals count, and
 // starting those that may start (shared across runs through the agent's resources).
 import { fetchKeyOf } from "@harness/llm/http-fetch";
-import { mcpOAuthFile } from "../mcp/oauth-store.ts";
-import type { McpRunServerConfig } from "../mcp/config.ts";
-import { serverSecrets } from "../mcp/server-secrets.ts";
-import { loadMcpConfig } from "../mcp/load-config.ts";
-import type { McpManager } from "../mcp/manager.ts";
-import { mcpPolicyBlocks } from "../mcp/policy.ts";
-import { managedOnlyReason, mcpStartBlocked, type McpStartRules } from "../mcp/start-rules.ts";
-import type { Plugin } from "../plugins/types.ts";
-import { comesWithRepository, type Settings, type SettingsSource } from "../settings/types.ts";
-import type { RunAgentOptions } from "../types.ts";
-import { untilAborted } from "./abortable.ts";
-import type { RunInventory } from "./run-inventory.ts";
-import { describeDiagnostic } from "./diagnostic.ts";
-import { knowSecrets, mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "./resources.ts";
+import { mcpOAuthFile } from "../../mcp/oauth-store.ts";
+import type { McpRunServerConfig } from "../../mcp/config.ts";
+import { serverSecrets } from "../../mcp/server-secrets.ts";
+import { loadMcpConfig } from "../../mcp/load-config.ts";
+import type { McpManager } from "../../mcp/manager.ts";
+import { mcpPolicyBlocks } from "../../mcp/policy.ts";
+import { managedOnlyReason, mcpStartBlocked, type McpStartRules } from "../../mcp/start-rules.ts";
+import type { Plugin } from "../../plugins/types.ts";
+import { comesWithRepository, type Settings, type SettingsSource } from "../../settings/types.ts";
+import type { RunAgentOptions } from "../../types.ts";
+import { untilAborted } from "../abortable.ts";
+import type { RunInventory } from "../run-inventory.ts";
+import { describeDiagnostic } from "../diagnostic.ts";
+import { knowSecrets, mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "../resources.ts";
 
 export type McpWhere = {
   projectRoot: string;
@@ -113,7 +113,7 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
   // The network settings may change with the settings' env the same (moved from a project's file to the user's).
   const key = JSON.stringify([o.projectRoot, servers, o.settings.env ?? {}, o.networkEnv && fetchKeyOf(o.networkEnv)]);
   // Imported once there is a server to start: a run without MCP servers starts sooner without it.
-  const { startMcp } = await import("../mcp/manager.ts");
+  const { startMcp } = await import("../../mcp/manager.ts");
   const manager = await untilAborted(
     mcpManagerFor(resources, key, (onNotice, signal) =>
       startMcp({ servers }, { cwd: o.projectRoot, env: o.env, ...(o.networkEnv && { networkEnv: o.networkEnv }), oauthFile: mcpOAuthFile(o.home), signal, ...(o.sdk && { relay: o.sdk.relay }), onNotice: (level, message) => onNotice(level === "warn" ? "warning" : (level as NoticeLevel), message) }),

@@ -6,9 +6,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { test } from "node:test";
 import type { ModelMessage, ModelRequest, ToolResultBlock } from "@harness/llm";
 import { mcpRawServerCommand, type McpRawServerScript } from "@harness/test-utils";
-import { waitFor } from "../testing/fixtures.ts";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
-import { createAgentResources } from "./resources.ts";
+import { waitFor } from "../../testing/fixtures.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
+import { createAgentResources } from "../resources.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

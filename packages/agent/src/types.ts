@@ -308,7 +308,7 @@ export type RunAgentOptions = {
    * and is reminded when it ends without. */
   outputSchema?: Record<string, unknown>;
   /** The MCP tool (`mcp__server__tool`) that calls needing approval are asked of, in place of
-   * `approve` (Claude Code's --permission-prompt-tool; see harness/permission-prompt-tool.ts). A run
+   * `approve` (Claude Code's --permission-prompt-tool; see harness/permissions/prompt-tool.ts). A run
    * without that tool fails before its first model call. */
   permissionPromptTool?: string;
 };

@@ -44,7 +44,7 @@ import type { RunSetup } from "./setup.ts";
 import { mainAgentTools } from "./main-agent.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import { createToolGate } from "./tool-gate.ts";
-import { applyToRun, type RunPermissions } from "./run-permissions.ts";
+import { applyToRun, type RunPermissions } from "./permissions/run-permissions.ts";
 import { structuredOutput, type StructuredOutput } from "./structured-output.ts";
 import { offeredTools } from "./request.ts";
 

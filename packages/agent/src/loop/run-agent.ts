@@ -38,7 +38,7 @@ import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, sto
 import { loadRunSetup } from "../harness/setup.ts";
 import { subagentSpawner } from "../harness/subagents.ts";
 import { awaitBackgroundAgents, startBackgroundAgents, stopBackgroundAgents, takeBackgroundNotifications } from "../harness/background-agents.ts";
-import { joinRunPermissions } from "../harness/run-permissions.ts";
+import { joinRunPermissions } from "../harness/permissions/run-permissions.ts";
 import { preloadedSkills } from "../harness/preloaded-skills.ts";
 import { structuredOutputFailure } from "../harness/structured-output.ts";
 import { PLAN_MODE_REMINDER } from "../plan-mode/texts.ts";
@@ -154,7 +154,7 @@ async function startRun(given: RunAgentOptions, resources: AgentResources, state
   );
   // Claude Code's --permission-prompt-tool: calls that need approval are asked of an MCP tool.
   if (options.permissionPromptTool !== undefined) {
-    const { promptToolApprover } = await import("../harness/permission-prompt-tool.ts");
+    const { promptToolApprover } = await import("../harness/permissions/prompt-tool.ts");
     const approve = promptToolApprover(options.permissionPromptTool, [...ctx.tools, ...ctx.withheld], setup.cwd, signal);
     if (typeof approve === "string") return finish(failed(), "error", approve);
     ctx.options = { ...ctx.options, approve };

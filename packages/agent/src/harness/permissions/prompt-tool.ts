@@ -3,9 +3,9 @@
 // `{"behavior":"allow","updatedInput":{…}}` (the input to run with, and optionally
 // `updatedPermissions`: the rules, mode or directories it sets for the calls after it, as an
 // Agent SDK canUseTool answer's) or `{"behavior":"deny","message":"…"}` (what the model is told).
-import { isJsonObject } from "../config/json-text.ts";
-import { parsePermissionUpdates } from "../permissions/updates.ts";
-import type { ApprovalDecision, ApprovalRequest, Tool } from "../types.ts";
+import { isJsonObject } from "../../config/json-text.ts";
+import { parsePermissionUpdates } from "../../permissions/updates.ts";
+import type { ApprovalDecision, ApprovalRequest, Tool } from "../../types.ts";
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 

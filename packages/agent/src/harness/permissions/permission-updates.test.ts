@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { AgentEvent } from "@harness/protocol";
-import { runInProject, tempProject } from "../testing/project.ts";
-import type { PermissionUpdate } from "../permissions/updates.ts";
-import type { ApprovalDecision, ApprovalRequest } from "../types.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import type { PermissionUpdate } from "../../permissions/updates.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../types.ts";
 
 const task = (id: string, prompt: string) => ({ id, name: "Task", input: { description: "Run it", prompt, subagent_type: "general-purpose" } });
 const bash = (id: string, command: string) => ({ id, name: "Bash", input: { command } });

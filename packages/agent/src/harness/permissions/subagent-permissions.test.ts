@@ -5,10 +5,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { ModelRequest, Provider } from "@harness/llm";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { scriptedProvider, type ScriptedProvider } from "../testing/scripted-provider.ts";
-import type { PermissionUpdate } from "../permissions/updates.ts";
-import type { ApprovalDecision, ApprovalRequest } from "../types.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { scriptedProvider, type ScriptedProvider } from "../../testing/scripted-provider.ts";
+import type { PermissionUpdate } from "../../permissions/updates.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../types.ts";
 
 const task = (id: string, prompt: string) => ({ id, name: "Task", input: { description: "Run it", prompt, subagent_type: "general-purpose" } });
 const bash = (id: string, command: string) => ({ id, name: "Bash", input: { command } });

@@ -2,8 +2,8 @@
 // its running sub-agents. Each agent has its own context (its mode, the allowed-tools of a skill it
 // loaded), but the session's rules are one set, as in Claude Code: an update approved in any agent
 // ("Yes, and don't ask again") holds from then on for all of them.
-import { applyReadUpdates, type ReadUpdate, type UpdateWhere } from "../permissions/updates.ts";
-import type { PermissionContext } from "../permissions/types.ts";
+import { applyReadUpdates, type ReadUpdate, type UpdateWhere } from "../../permissions/updates.ts";
+import type { PermissionContext } from "../../permissions/types.ts";
 
 export type RunPermissions = Set<PermissionContext>;
 

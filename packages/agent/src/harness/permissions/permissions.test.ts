@@ -5,9 +5,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
-import { withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import type { ApprovalRequest } from "../types.ts";
+import { withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import type { ApprovalRequest } from "../../types.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { promptAnswer } from "./permission-prompt-tool.ts";
+import { promptAnswer } from "./prompt-tool.ts";
 
 const input = { command: "touch a.txt" };
 

@@ -41,7 +41,7 @@ import { deliverHookReport, resourceInternals, type AgentResources, type NoticeS
 import { recordSideCall, type RunState } from "./run-state.ts";
 import { runWebSearch } from "./run-web-search.ts";
 import type { RunSetup } from "./setup.ts";
-import { mainAgentTools } from "./main-agent.ts";
+import { mainAgentTools } from "./agents/main-agent.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
 import { createToolGate } from "./tool-gate.ts";
 import { applyToRun, type RunPermissions } from "./permissions/run-permissions.ts";

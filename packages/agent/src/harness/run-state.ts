@@ -43,7 +43,7 @@ export type RunState = {
   stopRequest?: string;
   /** Work the run waits for before it returns (Notification hooks). */
   background: Promise<unknown>[];
-  /** The main run's background agents (see harness/background-agents.ts); none in a sub-agent. */
+  /** The main run's background agents (see harness/agents/background-agents.ts); none in a sub-agent. */
   agents?: BackgroundAgents;
   emit: (event: AgentEvent) => void;
   /** The model the run uses, once chosen. */

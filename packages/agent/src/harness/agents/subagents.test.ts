@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
-import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
+import { systemText, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import { taskTool } from "../subagents/task-tool.ts";
+import { taskTool } from "../../subagents/task-tool.ts";
 
 function resultsIn(message: ModelMessage | undefined): ToolResultBlock[] {
   assert.ok(message && typeof message.content !== "string", "expected a message with content blocks");

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ModelMessage, ModelRequest, ToolResultBlock } from "@harness/llm";
-import { systemText, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { scriptedProvider, type ScriptedProvider, type ScriptedStep } from "../testing/scripted-provider.ts";
+import { systemText, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { scriptedProvider, type ScriptedProvider, type ScriptedStep } from "../../testing/scripted-provider.ts";
 
 const isSubagent = (request: ModelRequest) => /carry out one task on its behalf/.test(systemText(request));
 

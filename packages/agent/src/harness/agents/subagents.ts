@@ -1,17 +1,17 @@
 // Task calls run sub-agents through the same loop, on the parent's configuration.
-import { environmentBlock } from "../context/environment.ts";
-import { subagentPermissionMode } from "../subagents/agent-permissions.ts";
-import type { SubagentSpawnerDeps } from "../subagents/spawn-subagent.ts";
-import { TASK_TOOL_NAME, type SubagentSpawner } from "../subagents/task-tool.ts";
-import type { AgentDefinition } from "../subagents/types.ts";
-import { EXIT_PLAN_MODE_TOOL_NAME } from "../plan-mode/texts.ts";
-import type { RunAgentOptions, RunAgentResult, Tool } from "../types.ts";
-import { wholeToolDenial } from "../permissions/match-rule.ts";
-import { mcpToolName } from "../mcp/names.ts";
-import { LIST_RESOURCES_TOOL } from "../mcp/resource-names.ts";
-import { subagentModelResolver } from "./model.ts";
-import type { NoticeSink } from "./resources.ts";
-import type { RunContext } from "./run-context.ts";
+import { environmentBlock } from "../../context/environment.ts";
+import { subagentPermissionMode } from "../../subagents/agent-permissions.ts";
+import type { SubagentSpawnerDeps } from "../../subagents/spawn-subagent.ts";
+import { TASK_TOOL_NAME, type SubagentSpawner } from "../../subagents/task-tool.ts";
+import type { AgentDefinition } from "../../subagents/types.ts";
+import { EXIT_PLAN_MODE_TOOL_NAME } from "../../plan-mode/texts.ts";
+import type { RunAgentOptions, RunAgentResult, Tool } from "../../types.ts";
+import { wholeToolDenial } from "../../permissions/match-rule.ts";
+import { mcpToolName } from "../../mcp/names.ts";
+import { LIST_RESOURCES_TOOL } from "../../mcp/resource-names.ts";
+import { subagentModelResolver } from "../model.ts";
+import type { NoticeSink } from "../resources.ts";
+import type { RunContext } from "../run-context.ts";
 
 /** `runChild` runs a sub-agent's options with `parent`'s configuration (see subagentRunContext). */
 export function subagentSpawner(parent: RunContext, runChild: (options: RunAgentOptions) => Promise<RunAgentResult>): SubagentSpawner {
@@ -41,7 +41,7 @@ export function subagentSpawner(parent: RunContext, runChild: (options: RunAgent
   let spawn: SubagentSpawner | undefined;
   return async (request, ctx) => {
     // Imported with the first Task call: a run that starts no sub-agent starts sooner without it.
-    spawn ??= (await import("../subagents/spawn-subagent.ts")).createSubagentSpawner(deps);
+    spawn ??= (await import("../../subagents/spawn-subagent.ts")).createSubagentSpawner(deps);
     return spawn(request, ctx);
   };
 }
@@ -55,7 +55,7 @@ async function withOwnServers(parent: RunContext, options: RunAgentOptions, runC
   const given = options.tools ?? [];
   const readsRunResources = given.some((tool) => tool.name === LIST_RESOURCES_TOOL);
   // Imported for an agent with servers only: a run without any starts sooner without it.
-  const { subagentMcp } = await import("./mcp/subagent-mcp.ts");
+  const { subagentMcp } = await import("../mcp/subagent-mcp.ts");
   const mcp = await subagentMcp(agent, { tools: parent.tools, readsRunResources }, parent.setup.subagentMcp, options.signal, notice);
   try {
     // Its servers' tools take the place of those of the same name it was given: the resource tools

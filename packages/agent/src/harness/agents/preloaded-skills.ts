@@ -1,11 +1,11 @@
 // An agent file's `skills`: a sub-agent of that type starts with their full text, before its task,
 // as Claude Code preloads them (it does not inherit the main conversation's skills).
 import type { DocumentBlock, ImageBlock, TextBlock } from "@harness/llm";
-import { shellCommands } from "../commands/shell-syntax.ts";
-import { skillPrompt } from "../skills/skill-tool.ts";
-import { expandCommandText } from "./commands/text.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { shellCommands } from "../../commands/shell-syntax.ts";
+import { skillPrompt } from "../../skills/skill-tool.ts";
+import { expandCommandText } from "../commands/text.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** The blocks of the skills the sub-agent's definition names, each as its Skill call would give
  * it (its `!` commands run, the files it mentions attached). A name that matches no skill is said

@@ -1,12 +1,12 @@
 // The main loop's side of background agents (Task with run_in_background): each one that ends is
 // told to the model as a task-notification before its next request, and a reply that would end the
 // run waits for those still running instead, as Claude Code does. The run's end stops any left.
-import { createBackgroundAgents } from "../subagents/background-agents.ts";
-import { taskNotification } from "../subagents/task-notification.ts";
-import { withUserText } from "../loop/transcript.ts";
-import { addUsage } from "../loop/usage.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { createBackgroundAgents } from "../../subagents/background-agents.ts";
+import { taskNotification } from "../../subagents/task-notification.ts";
+import { withUserText } from "../../loop/transcript.ts";
+import { addUsage } from "../../loop/usage.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** Gives a main run its background agents, whose usage joins the run's as each ends. */
 export function startBackgroundAgents(ctx: RunContext, state: RunState): void {

@@ -1,11 +1,11 @@
 // The main thread run as an agent (Claude Code's --agent, or the settings' `agent`): the agent's
 // prompt in place of the built-in one, its tools, its model and its permission mode.
-import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
-import { claudeAlias } from "../subagents/agent-model.ts";
-import { TASK_TOOL_NAME, taskTool } from "../subagents/task-tool.ts";
-import type { AgentDefinition } from "../subagents/types.ts";
-import type { RunAgentOptions, Tool } from "../types.ts";
-import type { RunSetup } from "./setup.ts";
+import type { PermissionContext, PermissionMode } from "../../permissions/types.ts";
+import { claudeAlias } from "../../subagents/agent-model.ts";
+import { TASK_TOOL_NAME, taskTool } from "../../subagents/task-tool.ts";
+import type { AgentDefinition } from "../../subagents/types.ts";
+import type { RunAgentOptions, Tool } from "../../types.ts";
+import type { RunSetup } from "../setup.ts";
 
 export type MainAgent = { ok: true; agent?: AgentDefinition } | { ok: false; error: string };
 

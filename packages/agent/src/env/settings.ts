@@ -5,7 +5,7 @@
 // refused at start, naming the variable, rather than silently ignored.
 import { baseUrlProblems, bedrockProblems, customHeadersProblems, networkProblem, resolveRetrySettings, vertexProblems } from "@harness/llm";
 import { autoCompactPercentSetting, compactThresholdSetting, contextWindowSetting } from "../compaction/context-window.ts";
-import { outputTokensSetting, thinkingTokensSetting } from "../harness/output-tokens.ts";
+import { outputTokensSetting, thinkingTokensSetting } from "../harness/model/output-tokens.ts";
 import { wholeSetting } from "./number.ts";
 import { deferThresholdSetting } from "../tool-registry/registry.ts";
 

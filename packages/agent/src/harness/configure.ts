@@ -2,8 +2,8 @@
 // applied together just before the next model call, so a turn never sees half of a change.
 import type { RunConfigureChange } from "../types.ts";
 import type { PermissionMode } from "../permissions/types.ts";
-import { modelRefusal } from "./available-models.ts";
-import { providerFor } from "./model.ts";
+import { modelRefusal } from "./model/available-models.ts";
+import { providerFor } from "./model/model.ts";
 import { BYPASS_DISABLED } from "../settings/context.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";

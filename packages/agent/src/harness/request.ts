@@ -5,7 +5,7 @@ import { assembleRequestContext } from "../context/assemble.ts";
 import { promptCachingOn } from "../context/prompt-caching.ts";
 import { wholeToolDenial } from "../permissions/match-rule.ts";
 import type { Tool } from "../types.ts";
-import { withOutputLimits } from "./output-tokens.ts";
+import { withOutputLimits } from "./model/output-tokens.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Tools are long-lived objects; their schemas are built once. */

@@ -3,7 +3,7 @@
 import { priceOf } from "@harness/llm";
 import { claudeAlias } from "../subagents/agent-model.ts";
 import type { TurnOutcome } from "../loop/stream-turn.ts";
-import { providerFor } from "./model.ts";
+import { providerFor } from "./model/model.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
 

@@ -5,7 +5,7 @@
 // models they allow, for a program that asks to switch the run's model (set_model).
 import os from "node:os";
 import path from "node:path";
-import { modelRefusal } from "./available-models.ts";
+import { modelRefusal } from "./model/available-models.ts";
 import { loadSettings } from "../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
 import type { LoadedSettings } from "../settings/types.ts";

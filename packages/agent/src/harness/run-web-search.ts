@@ -4,7 +4,7 @@ import type { Usage } from "@harness/protocol";
 import { resolveHookModel } from "../subagents/agent-model.ts";
 import { claudeWebSearch } from "../tools/web/claude-web-search.ts";
 import type { WebSearchProvider } from "../tools/state.ts";
-import { besideParent } from "./model.ts";
+import { besideParent } from "./model/model.ts";
 import type { RunContext } from "./run-context.ts";
 
 /** Undefined when the run's model is not served by Anthropic's provider (an OpenAI-compatible

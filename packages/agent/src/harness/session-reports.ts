@@ -5,7 +5,7 @@ import { defaultModel, type ModelMessage } from "@harness/llm";
 import type { TodoItem } from "../tools/state.ts";
 import type { PermissionContext, PermissionRule } from "../permissions/types.ts";
 import { claudeAlias, type EnvLike } from "../subagents/agent-model.ts";
-import { modelAllowed } from "./available-models.ts";
+import { modelAllowed } from "./model/available-models.ts";
 
 const MARKS: Record<TodoItem["status"], string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
 

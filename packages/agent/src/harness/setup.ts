@@ -47,7 +47,7 @@ import { approvalsOf, mcpFor, subagentMcpRefusal, trustedServers } from "./mcp/r
 import { describeDiagnostic } from "./diagnostic.ts";
 import { emptyInventory, type RunInventory } from "./run-inventory.ts";
 import { holdHolderHooks, hooksRestriction, settingsHooks } from "./hooks/setup-hooks.ts";
-import { awsCommandsOf } from "./aws-commands.ts";
+import { awsCommandsOf } from "./model/aws-commands.ts";
 import { environmentOf, harnessEnvOf } from "./harness-env.ts";
 import type { AwsCommands } from "@harness/llm";
 import { secretValuesOf } from "@harness/llm/hidden-secrets";
@@ -110,7 +110,7 @@ export type RunSetup = {
   basePrompt: string;
   /** The apiKeyHelper of the user's or managed settings (a project's is not used). */
   apiKeyHelper?: string;
-  /** The awsCredentialExport and awsAuthRefresh of the user's or managed settings (aws-commands.ts). */
+  /** The awsCredentialExport and awsAuthRefresh of the user's or managed settings (model/aws-commands.ts). */
   awsCommands?: AwsCommands;
   /** Where things came from and what was left out, for the inspection commands. */
   inventory: RunInventory;

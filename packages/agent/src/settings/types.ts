@@ -47,13 +47,13 @@ export type Settings = {
   outputStyle?: string;
   /** The agent the main thread runs as (RunAgentOptions.mainAgent). */
   agent?: string;
-  /** Extended thinking on for every request (harness/output-tokens.ts). */
+  /** Extended thinking on for every request (harness/model/output-tokens.ts). */
   alwaysThinkingEnabled?: boolean;
-  /** A command whose output is the Anthropic API key (harness/api-key-helper.ts); from the user's
+  /** A command whose output is the Anthropic API key (harness/model/api-key-helper.ts); from the user's
    * or the managed settings only. */
   apiKeyHelper?: string;
   /** A command printing AWS credentials for Amazon Bedrock, `{"Credentials": {"AccessKeyId",
-   * "SecretAccessKey", "SessionToken"}}` (harness/aws-commands.ts); from the user's or the managed
+   * "SecretAccessKey", "SessionToken"}}` (harness/model/aws-commands.ts); from the user's or the managed
    * settings only. */
   awsCredentialExport?: string;
   /** A command renewing AWS credentials (`aws sso login`), run when none are found or Bedrock says
@@ -75,7 +75,7 @@ export type Settings = {
   autoMemoryDirectory?: string;
   /** true: skills' and commands' `!` shell commands are not run (harness/prompt.ts). */
   disableSkillShellExecution?: boolean;
-  /** The models a run may be set to (harness/available-models.ts); see LoadedSettings.availableModels. */
+  /** The models a run may be set to (harness/model/available-models.ts); see LoadedSettings.availableModels. */
   availableModels?: string[];
   /** Marketplaces a repository declares for its plugins, by name (plugins/declared-marketplaces.ts);
    * those that cannot be added are left out when the settings are read. */

@@ -9,7 +9,7 @@ import type { RunAgentOptions, RunAgentResult, Tool } from "../../types.ts";
 import { wholeToolDenial } from "../../permissions/match-rule.ts";
 import { mcpToolName } from "../../mcp/names.ts";
 import { LIST_RESOURCES_TOOL } from "../../mcp/resource-names.ts";
-import { subagentModelResolver } from "../model.ts";
+import { subagentModelResolver } from "../model/model.ts";
 import type { NoticeSink } from "../resources.ts";
 import type { RunContext } from "../run-context.ts";
 

@@ -6,7 +6,7 @@ import type { HookEvaluator } from "../../hooks/types.ts";
 import { resolveHookModel } from "../../subagents/agent-model.ts";
 import { textOf } from "../../loop/transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "../../types.ts";
-import { besideParent } from "../model.ts";
+import { besideParent } from "../model/model.ts";
 
 /** What a prompt hook's model is told, besides the question. */
 export const PROMPT_HOOK_SYSTEM_PROMPT = `You decide, for a hook of a coding agent, whether what the agent is about to do (or has just done) may go on. The user's message holds the criteria and the event, as JSON.

@@ -2,8 +2,8 @@
 // CLAUDE_CODE_MAX_OUTPUT_TOKENS, the most tokens a reply may have (max_tokens), and
 // MAX_THINKING_TOKENS, the thinking budget (0 turns thinking off).
 import type { ModelRequest } from "@harness/llm";
-import { wholeSetting, type EnvSetting } from "../env/number.ts";
-import type { RunAgentOptions } from "../types.ts";
+import { wholeSetting, type EnvSetting } from "../../env/number.ts";
+import type { RunAgentOptions } from "../../types.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,7 +19,7 @@ export function thinkingTokensSetting(env: Env): EnvSetting {
  * settings' `alwaysThinkingEnabled`, or `ultrathink` in the prompt. */
 export const DEFAULT_THINKING_BUDGET = 31_999;
 
-export { asksToThink } from "../ultrathink.ts";
+export { asksToThink } from "../../ultrathink.ts";
 
 /** The request's max_tokens and thinking: the run's own thinking or effort wins over
  * MAX_THINKING_TOKENS (a session that chose an effort keeps it), which wins over thinking turned

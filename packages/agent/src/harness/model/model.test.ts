@@ -1,7 +1,7 @@
 // Which model a run asks for: Claude Code's aliases and variables mean what they mean there.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { RunAgentOptions } from "../types.ts";
+import type { RunAgentOptions } from "../../types.ts";
 import { chooseModel } from "./model.ts";
 
 const run = (env: Record<string, string>, extra: Partial<RunAgentOptions> = {}) => ({ prompt: "p", signal: new AbortController().signal, emit: () => {}, cwd: "/", env, ...extra }) as RunAgentOptions;

@@ -6,7 +6,7 @@
 // - a name asked for is resolved first (an alias to its model, ANTHROPIC_DEFAULT_<ALIAS>_MODEL
 //   included; "[1m]" and an "anthropic/" routing prefix dropped); case does not count.
 import { splitModelId } from "@harness/llm/model-prefix";
-import { claudeAlias, type EnvLike } from "../subagents/agent-model.ts";
+import { claudeAlias, type EnvLike } from "../../subagents/agent-model.ts";
 
 const FAMILIES = ["sonnet", "opus", "haiku"];
 

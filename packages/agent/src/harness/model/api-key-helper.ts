@@ -5,12 +5,12 @@
 // to produce the credentials, nor which credentials are sent. The key is kept for
 // CLAUDE_CODE_API_KEY_HELPER_TTL_MS (default 5 minutes), then the command runs again.
 import { hasAnthropicCredentials, servedByAnthropic } from "@harness/llm";
-import { readConfigJson } from "../config/files.ts";
-import { userConfigDir } from "../config/user-config-dir.ts";
-import { wholeSetting } from "../env/number.ts";
+import { readConfigJson } from "../../config/files.ts";
+import { userConfigDir } from "../../config/user-config-dir.ts";
+import { wholeSetting } from "../../env/number.ts";
 import { runCommand, shellCommand } from "@harness/llm/credential-command";
-import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
-import type { RunAgentOptions } from "../types.ts";
+import { DEFAULT_MANAGED_SETTINGS_PATH } from "../../settings/managed-path.ts";
+import type { RunAgentOptions } from "../../types.ts";
 
 const DEFAULT_TTL_MS = 5 * 60_000;
 /** A helper that has not answered by then is given up on, with every process it started. */

@@ -1,9 +1,9 @@
 // Which model a run uses and the provider that serves it.
 import { createProviderForModel, defaultModel, type Provider } from "@harness/llm";
-import type { Settings } from "../settings/types.ts";
+import type { Settings } from "../../settings/types.ts";
 import { firstAllowed, modelAllowed, notAllowedMessage } from "./available-models.ts";
-import { claudeAlias, resolveAgentModel, type ModelChoice, type ModelResolver } from "../subagents/agent-model.ts";
-import type { RunAgentOptions } from "../types.ts";
+import { claudeAlias, resolveAgentModel, type ModelChoice, type ModelResolver } from "../../subagents/agent-model.ts";
+import type { RunAgentOptions } from "../../types.ts";
 
 /** A slash command's `model` wins, then the run's `model`, the environment's (HARNESS_MODEL, else
  * ANTHROPIC_MODEL, a settings file's `env` included), the settings' `model`, and the default model:

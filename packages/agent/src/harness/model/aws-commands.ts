@@ -4,12 +4,12 @@
 // name them: a repository's settings must not decide what runs to make the credentials, nor which
 // credentials are sent.
 import type { AwsCommands } from "@harness/llm";
-import { readConfigJson } from "../config/files.ts";
-import { userConfigDir } from "../config/user-config-dir.ts";
-import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
-import { comesWithRepository, type SettingsSource } from "../settings/types.ts";
-import type { RunAgentOptions } from "../types.ts";
-import type { NoticeSink } from "./resources.ts";
+import { readConfigJson } from "../../config/files.ts";
+import { userConfigDir } from "../../config/user-config-dir.ts";
+import { DEFAULT_MANAGED_SETTINGS_PATH } from "../../settings/managed-path.ts";
+import { comesWithRepository, type SettingsSource } from "../../settings/types.ts";
+import type { RunAgentOptions } from "../../types.ts";
+import type { NoticeSink } from "../resources.ts";
 
 /** Each setting by the field of AwsCommands it fills. */
 const SETTINGS = { awsCredentialExport: "credentialExport", awsAuthRefresh: "authRefresh" } as const;

@@ -1,8 +1,8 @@
 // The settings' availableModels, matched as Claude Code matches it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Settings } from "../settings/types.ts";
-import type { RunAgentOptions } from "../types.ts";
+import type { Settings } from "../../settings/types.ts";
+import type { RunAgentOptions } from "../../types.ts";
 import { modelAllowed, modelRefusal } from "./available-models.ts";
 import { pickModel } from "./model.ts";
 

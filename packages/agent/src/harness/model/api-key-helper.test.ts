@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { RunAgentOptions } from "../types.ts";
+import type { RunAgentOptions } from "../../types.ts";
 import { withHelperKey } from "./api-key-helper.ts";
 
 const run = { prompt: "hi", env: { PATH: process.env.PATH } } as unknown as RunAgentOptions;

@@ -75,7 +75,7 @@ test("a plain text harness run loads neither the stream-json protocol, nor the p
   const { code, stdout, stderr, loaded } = await modulesOf(dir, ["run", "hello"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url });
   assert.equal(code, 0, stderr);
   assert.match(stdout, /done/);
-  assert.ok(loaded.some((url) => url.endsWith("/packages/agent/src/harness/setup.ts")), "the record covers the run's setup");
+  assert.ok(loaded.some((url) => url.endsWith("/packages/agent/src/harness/setup/setup.ts")), "the record covers the run's setup");
   assert.deepEqual(
     [...new Set(loaded.filter((url) => [...NOT_FOR_A_TEXT_RUN, ...NOT_FOR_A_PLAIN_RUN].some((pattern) => pattern.test(url))))],
     [],

@@ -24,7 +24,7 @@ export type DiscoverCommandsOptions = {
   /** Plugins whose commands (their `commandPaths`) are added, namespaced. */
   plugins?: readonly Plugin[];
   /** Directories added with the run (--add-dir), whose commands count as the project's, after its
-   * own (see harness/added-dirs.ts). */
+   * own (see harness/setup/added-dirs.ts). */
   additionalDirs?: readonly string[];
 };
 

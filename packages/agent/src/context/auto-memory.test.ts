@@ -6,7 +6,7 @@ import path from "node:path";
 import { autoMemoryDirectory, autoMemoryEnabled, canonicalGitRoot, defaultAutoMemoryDir, projectDirName } from "./auto-memory.ts";
 import { autoMemoryInstructions, loadAutoMemory, MAX_AUTO_MEMORY_BYTES, MAX_AUTO_MEMORY_LINES } from "./auto-memory-load.ts";
 import { memoryReminder } from "./format-memory.ts";
-import { runAutoMemory } from "../harness/run-auto-memory.ts";
+import { runAutoMemory } from "../harness/setup/run-auto-memory.ts";
 
 function temp(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(path.join(tmpdir(), "auto-memory-"));

@@ -21,7 +21,7 @@ export type LoadMemoryOptions = {
   home: string;
   /** Directories added with the run whose memory files are read too, after all the others, as the
    * project's (CLAUDE.md, .claude/CLAUDE.md, .claude/rules) or local (CLAUDE.local.md); see
-   * harness/added-dirs.ts. */
+   * harness/setup/added-dirs.ts. */
   additionalDirs?: readonly string[];
   /** The settings' claudeMdExcludes: globs of memory files (rules and imports too) not to load. */
   excludes?: readonly string[];

@@ -3,7 +3,7 @@
 // Plain text, one item a line, in load order where order matters and sorted by name elsewhere.
 import { HOOK_EVENT_NAMES, type Hook } from "../hooks/types.ts";
 import type { AgentDefinition } from "../subagents/types.ts";
-import type { RunSetup } from "./setup.ts";
+import type { RunSetup } from "./setup/setup.ts";
 import { labelOf } from "../hooks/http-label.ts";
 
 type Setup = Pick<RunSetup, "mcpServers" | "memory" | "pathRules" | "agents" | "inventory" | "cwd" | "projectRoot" | "sessionId" | "permissions" | "loaded" | "outputStyle">;

@@ -1,7 +1,7 @@
 // The agent loop: call the model, run the tools it asks for, send the results back, repeat until
 // it answers without tool calls. Plain functions: runAgent → streamTurn → executeToolCalls. What a
 // run reads from its configuration (settings, hooks, memory, skills, MCP…) is loaded first by
-// harness/setup.ts; what happens around each tool call is harness/tool-gate.ts.
+// harness/setup/setup.ts; what happens around each tool call is harness/tool-gate.ts.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ModelMessage, ModelRequest } from "@harness/llm";
 import { secretValuesOf } from "@harness/llm/hidden-secrets";
@@ -22,20 +22,20 @@ import { withKeyHint } from "../harness/model/refused-key.ts";
 import { finish, reply, withPrompt } from "../harness/finish.ts";
 import { chooseModel, pickModel, providerFor } from "../harness/model/model.ts";
 import { applyMainAgentMode, asMainAgent, mainAgentOf } from "../harness/agents/main-agent.ts";
-import { budgetReached, fellBack } from "../harness/run-limits.ts";
+import { budgetReached, fellBack } from "../harness/setup/run-limits.ts";
 import { AGENT_HOOK_SYSTEM_PROMPT, type HookAgentRequest } from "../harness/hooks/evaluator.ts";
 import { NO_HOOK_HOST } from "../harness/hooks/hooks.ts";
 import { environmentBlock } from "../context/environment.ts";
 import { planPrompt } from "../harness/commands/prompt.ts";
 import type { ReportCommand } from "../commands/expand.ts";
-import type { RunSetup } from "../harness/setup.ts";
+import type { RunSetup } from "../harness/setup/setup.ts";
 import { asksToThink } from "../harness/model/output-tokens.ts";
 import { buildRequest } from "../harness/request.ts";
 import { createAgentResources, knowSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "../harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "../harness/run-context.ts";
 import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "../harness/run-state.ts";
 import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "../harness/hooks/session-hooks.ts";
-import { loadRunSetup } from "../harness/setup.ts";
+import { loadRunSetup } from "../harness/setup/setup.ts";
 import { subagentSpawner } from "../harness/agents/subagents.ts";
 import { awaitBackgroundAgents, startBackgroundAgents, stopBackgroundAgents, takeBackgroundNotifications } from "../harness/agents/background-agents.ts";
 import { joinRunPermissions } from "../harness/permissions/run-permissions.ts";

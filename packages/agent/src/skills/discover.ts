@@ -26,7 +26,7 @@ export type DiscoverSkillsOptions = {
   /** Plugins whose skills (their `skillDirs`) are added, namespaced. */
   plugins?: readonly Plugin[];
   /** Directories added with the run (--add-dir), whose skills count as the project's, after its
-   * own (see harness/added-dirs.ts). */
+   * own (see harness/setup/added-dirs.ts). */
   additionalDirs?: readonly string[];
 };
 

@@ -16,7 +16,7 @@ export type LoadAgentDefinitionsOptions = {
   /** Plugins whose agents (their `agentPaths`) are added, namespaced, before the user's. */
   plugins?: readonly Plugin[];
   /** Directories added with the run (--add-dir), whose agents count as the project's, the
-   * project's own replacing them (see harness/added-dirs.ts). */
+   * project's own replacing them (see harness/setup/added-dirs.ts). */
   additionalDirs?: readonly string[];
 };
 

@@ -5,7 +5,7 @@ import { claudeAlias } from "../../subagents/agent-model.ts";
 import { TASK_TOOL_NAME, taskTool } from "../../subagents/task-tool.ts";
 import type { AgentDefinition } from "../../subagents/types.ts";
 import type { RunAgentOptions, Tool } from "../../types.ts";
-import type { RunSetup } from "../setup.ts";
+import type { RunSetup } from "../setup/setup.ts";
 
 export type MainAgent = { ok: true; agent?: AgentDefinition } | { ok: false; error: string };
 

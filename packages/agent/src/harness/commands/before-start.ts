@@ -9,7 +9,7 @@ import { BUILTIN_COMMANDS, REPORT_COMMANDS } from "../../commands/expand.ts";
 import type { PluginDiscovery } from "../../plugins/types.ts";
 import { discoverSkills } from "../../skills/discover.ts";
 import type { RunAgentOptions } from "../../types.ts";
-import { loadRunSettings, runPlace } from "../run-settings.ts";
+import { loadRunSettings, runPlace } from "../setup/run-settings.ts";
 
 /** The built-in commands every run has, by name (no "/"): commands, reports and prompts. */
 export function builtinSlashCommands(): string[] {

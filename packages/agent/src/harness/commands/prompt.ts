@@ -27,7 +27,7 @@ import { promptArguments } from "../../mcp/prompt-arguments.ts";
 import type { McpPromptCommand } from "../../mcp/prompts.ts";
 import type { HooksConfig } from "../../hooks/types.ts";
 import type { Skill } from "../../skills/types.ts";
-import type { RunSetup } from "../setup.ts";
+import type { RunSetup } from "../setup/setup.ts";
 
 export type PromptPlan =
   | {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { test, type TestContext } from "node:test";
 import { tempProject, type TempProject } from "../../testing/project.ts";
 import { createAgentResources } from "../resources.ts";
-import { loadRunSetup, type RunSetup } from "../setup.ts";
+import { loadRunSetup, type RunSetup } from "../setup/setup.ts";
 
 const hook = (command: string) => ({ UserPromptSubmit: [{ hooks: [{ type: "command", command }] }] });
 const frontmatterHook = (command: string) => `hooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: ${command}\n`;

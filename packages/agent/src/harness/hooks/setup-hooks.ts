@@ -8,7 +8,7 @@ import type { Plugin } from "../../plugins/types.ts";
 import type { LoadedSettings, SettingsSource } from "../../settings/types.ts";
 import { describeDiagnostic } from "../diagnostic.ts";
 import type { NoticeSink } from "../resources.ts";
-import type { RunInventory } from "../run-inventory.ts";
+import type { RunInventory } from "../setup/run-inventory.ts";
 
 /** Whose hooks run: `all` restricted when the managed settings say disableAllHooks (none run);
  * `managed` under allowManagedHooksOnly, or when another scope says disableAllHooks (a user's or a

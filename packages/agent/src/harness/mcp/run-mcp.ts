@@ -12,7 +12,7 @@ import type { Plugin } from "../../plugins/types.ts";
 import { comesWithRepository, type Settings, type SettingsSource } from "../../settings/types.ts";
 import type { RunAgentOptions } from "../../types.ts";
 import { untilAborted } from "../abortable.ts";
-import type { RunInventory } from "../run-inventory.ts";
+import type { RunInventory } from "../setup/run-inventory.ts";
 import { describeDiagnostic } from "../diagnostic.ts";
 import { knowSecrets, mcpManagerFor, resourceInternals, type AgentResources, type NoticeLevel, type NoticeSink } from "../resources.ts";
 

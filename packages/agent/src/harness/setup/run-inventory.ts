@@ -1,7 +1,7 @@
 // What the setup found beyond what the run uses, kept for the inspection commands (/mcp, /memory,
 // /hooks, /status: inspect-reports.ts): where each thing came from, and what was left out and why.
-import type { HooksConfig } from "../hooks/types.ts";
-import type { McpServerScope } from "../mcp/config.ts";
+import type { HooksConfig } from "../../hooks/types.ts";
+import type { McpServerScope } from "../../mcp/config.ts";
 
 /** A configured MCP server the run did not start, and why. */
 export type McpNotStarted = { name: string; scope: McpServerScope; file: string; state: "disabled" | "blocked" | "pending approval"; reason: string };

@@ -5,12 +5,12 @@
 // models they allow, for a program that asks to switch the run's model (set_model).
 import os from "node:os";
 import path from "node:path";
-import { modelRefusal } from "./model/available-models.ts";
-import { loadSettings } from "../settings/load.ts";
-import { DEFAULT_MANAGED_SETTINGS_PATH } from "../settings/managed-path.ts";
-import type { LoadedSettings } from "../settings/types.ts";
-import type { RunAgentOptions } from "../types.ts";
-import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
+import { modelRefusal } from "../model/available-models.ts";
+import { loadSettings } from "../../settings/load.ts";
+import { DEFAULT_MANAGED_SETTINGS_PATH } from "../../settings/managed-path.ts";
+import type { LoadedSettings } from "../../settings/types.ts";
+import type { RunAgentOptions } from "../../types.ts";
+import { findProjectRoot, ownProjectRoot } from "../project-root.ts";
 
 type SettingsOptions = Pick<RunAgentOptions, "cwd" | "home" | "projectRoot" | "managedSettingsPath" | "flagSettings" | "managedSettings" | "settingSources">;
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { runInProject, tempProject } from "../testing/project.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
 
 test("a run whose managed settings are not valid JSON ends in an error naming the file, before any model call or tool", async (t) => {
   const project = await tempProject(t);

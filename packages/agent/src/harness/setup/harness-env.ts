@@ -6,7 +6,7 @@
 // remote MCP servers' (their OAuth tokens included) through a proxy of its own trusting a CA of
 // its own. Runs (RunSetup.harnessEnv) and the commands that make requests outside a run (`harness
 // mcp login`, `harness mcp list`) read it here, so that both hold to the one rule.
-import { comesWithRepository, type SettingsSource } from "../settings/types.ts";
+import { comesWithRepository, type SettingsSource } from "../../settings/types.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

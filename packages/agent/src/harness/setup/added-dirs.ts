@@ -5,7 +5,7 @@
 // CLAUDE.md, .claude/rules, CLAUDE.local.md). Their settings are not read. The settings'
 // permissions.additionalDirectories lend files only.
 import path from "node:path";
-import { envSwitch } from "../env/number.ts";
+import { envSwitch } from "../../env/number.ts";
 
 /** The variable that has the added directories' memory files read. */
 const ADDED_DIRS_MEMORY_VARIABLE = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD";

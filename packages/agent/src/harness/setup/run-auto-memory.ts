@@ -1,11 +1,11 @@
 // A run's auto memory (context/auto-memory.ts): whether it is on, where its directory is, and the
 // MEMORY.md found there.
-import { autoMemoryDirectory, autoMemoryEnabled, canonicalGitRoot } from "../context/auto-memory.ts";
-import { loadAutoMemory } from "../context/auto-memory-load.ts";
-import type { MemoryFile } from "../context/types.ts";
-import type { LoadedSettings } from "../settings/types.ts";
-import { userConfigDir } from "../config/user-config-dir.ts";
-import { findProjectRoot } from "./project-root.ts";
+import { autoMemoryDirectory, autoMemoryEnabled, canonicalGitRoot } from "../../context/auto-memory.ts";
+import { loadAutoMemory } from "../../context/auto-memory-load.ts";
+import type { MemoryFile } from "../../context/types.ts";
+import type { LoadedSettings } from "../../settings/types.ts";
+import { userConfigDir } from "../../config/user-config-dir.ts";
+import { findProjectRoot } from "../project-root.ts";
 
 export type RunAutoMemory = { dir: string; index?: MemoryFile };
 

@@ -1,11 +1,11 @@
 // The web search a run's tools get: Claude's server-side search, asked of the small fast model
 // (ANTHROPIC_SMALL_FAST_MODEL, else haiku) beside the run's, through the run's provider.
 import type { Usage } from "@harness/protocol";
-import { resolveHookModel } from "../subagents/agent-model.ts";
-import { claudeWebSearch } from "../tools/web/claude-web-search.ts";
-import type { WebSearchProvider } from "../tools/state.ts";
-import { besideParent } from "./model/model.ts";
-import type { RunContext } from "./run-context.ts";
+import { resolveHookModel } from "../../subagents/agent-model.ts";
+import { claudeWebSearch } from "../../tools/web/claude-web-search.ts";
+import type { WebSearchProvider } from "../../tools/state.ts";
+import { besideParent } from "../model/model.ts";
+import type { RunContext } from "../run-context.ts";
 
 /** Undefined when the run's model is not served by Anthropic's provider (an OpenAI-compatible
  * server has no such search). On Amazon Bedrock the provider refuses the search in words. The

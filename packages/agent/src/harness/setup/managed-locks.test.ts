@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { AgentEvent } from "@harness/protocol";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
 
 const managed = (project: TempProject, settings: object) => project.writeHome("managed-settings.json", JSON.stringify(settings));
 const notices = (events: AgentEvent[]) => events.filter((e) => e.type === "notice").map((e) => (e as { message: string }).message);

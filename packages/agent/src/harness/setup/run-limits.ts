@@ -1,11 +1,11 @@
 // What a run does about its cost (RunAgentOptions.maxBudgetUsd) and an overloaded model
 // (RunAgentOptions.fallbackModel).
 import { priceOf } from "@harness/llm";
-import { claudeAlias } from "../subagents/agent-model.ts";
-import type { TurnOutcome } from "../loop/stream-turn.ts";
-import { providerFor } from "./model/model.ts";
-import type { RunContext } from "./run-context.ts";
-import type { RunState } from "./run-state.ts";
+import { claudeAlias } from "../../subagents/agent-model.ts";
+import type { TurnOutcome } from "../../loop/stream-turn.ts";
+import { providerFor } from "../model/model.ts";
+import type { RunContext } from "../run-context.ts";
+import type { RunState } from "../run-state.ts";
 
 /** Why the agent stops before its next model call: what the run has cost so far reached its
  * budget. That is the main agent's calls and those of every sub-agent, the ones still running too

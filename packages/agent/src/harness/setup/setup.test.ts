@@ -3,9 +3,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { test, type TestContext } from "node:test";
-import { systemText, tempWorkspace } from "../testing/fixtures.ts";
-import { runInProject, tempProject } from "../testing/project.ts";
-import { createAgentResources } from "./resources.ts";
+import { systemText, tempWorkspace } from "../../testing/fixtures.ts";
+import { runInProject, tempProject } from "../../testing/project.ts";
+import { createAgentResources } from "../resources.ts";
 import { loadRunSetup } from "./setup.ts";
 import { TEST_CA_FILE, TEST_CLIENT_CERT_FILE, TEST_CLIENT_KEY_FILE } from "@harness/test-utils";
 

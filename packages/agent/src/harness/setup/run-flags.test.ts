@@ -6,8 +6,8 @@ import path from "node:path";
 import { test } from "node:test";
 import type { ModelMessage, ToolResultBlock } from "@harness/llm";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import { tempWorkspace, withoutCacheMarks } from "../testing/fixtures.ts";
-import { runInProject, tempProject, type ProjectRun } from "../testing/project.ts";
+import { tempWorkspace, withoutCacheMarks } from "../../testing/fixtures.ts";
+import { runInProject, tempProject, type ProjectRun } from "../../testing/project.ts";
 
 function offered(run: ProjectRun): string[] {
   return (run.provider.requests[0].tools ?? []).map((tool) => tool.name);

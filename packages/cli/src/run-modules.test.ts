@@ -36,7 +36,7 @@ const NOT_FOR_A_PLAIN_RUN = [
   /\/packages\/agent\/src\/tools\/(grep-js|grep-rg|grep-search|walk|fetch-page|html-to-markdown|read-notebook)\.ts$/,
   /\/packages\/agent\/src\/compaction\/(compact|summary-prompt|render-transcript)\.ts$/,
   /\/packages\/agent\/src\/(sandbox\/(runtime|git-config-paths)|subagents\/spawn-subagent)\.ts$/,
-  /\/packages\/agent\/src\/harness\/(commands\/builtin|usage-reports|inspect-reports|permissions\/prompt-tool)\.ts$/,
+  /\/packages\/agent\/src\/harness\/(commands\/builtin|reports\/usage|reports\/inspect|permissions\/prompt-tool)\.ts$/,
 ];
 
 /** Runs `harness args…` in `dir` (as HOME and working directory), answering the module URLs the

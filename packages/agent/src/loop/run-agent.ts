@@ -213,14 +213,14 @@ async function reportText(
     case "cost":
       return (await usageReports()).costReport(resourceInternals(run.resources).spent);
     case "export": {
-      const { conversationText, exportConversation } = await import("../harness/conversation-export.ts");
+      const { conversationText, exportConversation } = await import("../harness/reports/conversation-export.ts");
       return args ? exportConversation(run.history, args, run.setup.cwd, run.setup.permissions.additionalDirectories) : conversationText(run.history) || "Nothing to export: the conversation is empty.";
     }
     case "todos":
     case "model":
     case "permissions":
     case "add-dir": {
-      const reports = await import("../harness/session-reports.ts");
+      const reports = await import("../harness/reports/session.ts");
       if (name === "todos") return reports.todosReport(run.resources.toolState.todos, run.history);
       if (name === "model") return reports.modelReport(run.model, run.setup.availableModels, run.env);
       return name === "permissions" ? reports.permissionsReport(run.setup.permissions) : reports.addDirReport(run.setup.permissions, args);
@@ -233,8 +233,8 @@ async function reportText(
 // Imported when a run needs them (/compact, /clear, bash mode, the reports, --permission-prompt-tool): a
 // run that sends its prompt to the model starts sooner without them.
 const builtinCommands = () => import("../harness/commands/builtin.ts");
-const usageReports = () => import("../harness/usage-reports.ts");
-const inspectReports = () => import("../harness/inspect-reports.ts");
+const usageReports = () => import("../harness/reports/usage.ts");
+const inspectReports = () => import("../harness/reports/inspect.ts");
 
 /** A Task call's sub-agent: the same loop with a fresh conversation on its parent's configuration.
  * Its calls count in `spend`, the main run's, as they are made: each agent of the run holds the

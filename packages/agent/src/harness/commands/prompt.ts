@@ -2,10 +2,10 @@
 // - /help answers with the list of commands, without a model call;
 // - /compact [instructions] summarizes the conversation now (the summary is the reply);
 // - /context and /cost answer, without a model call, with how the context window is used and what
-//   the conversation has cost so far (usage-reports.ts); /mcp, /memory, /agents, /hooks and
-//   /status with what the run loaded and from where (inspect-reports.ts); a user's own command of
-//   the name wins; so do /todos, /export [file], /model, /permissions and /add-dir (session-reports.ts,
-//   conversation-export.ts);
+//   the conversation has cost so far (reports/usage.ts); /mcp, /memory, /agents, /hooks and
+//   /status with what the run loaded and from where (reports/inspect.ts); a user's own command of
+//   the name wins; so do /todos, /export [file], /model, /permissions and /add-dir (reports/session.ts,
+//   reports/conversation-export.ts);
 // - /clear starts a new conversation: the run returns an empty transcript, so the earlier messages
 //   leave the model's context and the record alike (the host keeps its own log of them if it wants);
 // - a custom command or a user-invocable skill is expanded into the prompt the model gets, and its

@@ -1,5 +1,5 @@
 // What the setup found beyond what the run uses, kept for the inspection commands (/mcp, /memory,
-// /hooks, /status: inspect-reports.ts): where each thing came from, and what was left out and why.
+// /hooks, /status: reports/inspect.ts): where each thing came from, and what was left out and why.
 import type { HooksConfig } from "../../hooks/types.ts";
 import type { McpServerScope } from "../../mcp/config.ts";
 

@@ -2,10 +2,10 @@
 // conversation's todo list, the models one can switch to, the permission rules in effect and the
 // working directories. Plain text, one item a line.
 import { defaultModel, type ModelMessage } from "@harness/llm";
-import type { TodoItem } from "../tools/state.ts";
-import type { PermissionContext, PermissionRule } from "../permissions/types.ts";
-import { claudeAlias, type EnvLike } from "../subagents/agent-model.ts";
-import { modelAllowed } from "./model/available-models.ts";
+import type { TodoItem } from "../../tools/state.ts";
+import type { PermissionContext, PermissionRule } from "../../permissions/types.ts";
+import { claudeAlias, type EnvLike } from "../../subagents/agent-model.ts";
+import { modelAllowed } from "../model/available-models.ts";
 
 const MARKS: Record<TodoItem["status"], string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
 

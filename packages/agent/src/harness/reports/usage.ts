@@ -1,18 +1,18 @@
 // The reports /context and /cost answer with, without a model call: how the next request would fill
-// the model's context window, and what the conversation has spent so far (cost-report.ts).
+// the model's context window, and what the conversation has spent so far (cost.ts).
 import type { ModelMessage } from "@harness/llm";
-import { autoCompactEnabled, contextLimit } from "../compaction/auto-compact.ts";
-import { compactThreshold, contextWindowFor } from "../compaction/context-window.ts";
-import { estimateTokens as messageTokens } from "../compaction/split-point.ts";
-import { deferredSection, toolTokens } from "../context/assemble.ts";
-import { memoryReminder } from "../context/format-memory.ts";
-import { estimateTokens } from "../context/tokens.ts";
-import { isMcpToolName, MCP_TOOL_PREFIX } from "../mcp/names.ts";
-import { tokenCount } from "./cost-report.ts";
-import { offeredTools, schemaOf } from "./request.ts";
-import type { RunContext } from "./run-context.ts";
+import { autoCompactEnabled, contextLimit } from "../../compaction/auto-compact.ts";
+import { compactThreshold, contextWindowFor } from "../../compaction/context-window.ts";
+import { estimateTokens as messageTokens } from "../../compaction/split-point.ts";
+import { deferredSection, toolTokens } from "../../context/assemble.ts";
+import { memoryReminder } from "../../context/format-memory.ts";
+import { estimateTokens } from "../../context/tokens.ts";
+import { isMcpToolName, MCP_TOOL_PREFIX } from "../../mcp/names.ts";
+import { tokenCount } from "./cost.ts";
+import { offeredTools, schemaOf } from "../request.ts";
+import type { RunContext } from "../run-context.ts";
 
-export { costReport } from "./cost-report.ts";
+export { costReport } from "./cost.ts";
 
 /** The parts of the next request as the run estimates them for compaction (see
  * assembleRequestContext's prefixTokens), with the messages estimated as compaction does. */

@@ -1,10 +1,10 @@
 // The reports /mcp, /memory, /agents, /hooks and /status answer with, without a model call: what
 // the run loaded from its configuration, where each part came from, and what was left out and why.
 // Plain text, one item a line, in load order where order matters and sorted by name elsewhere.
-import { HOOK_EVENT_NAMES, type Hook } from "../hooks/types.ts";
-import type { AgentDefinition } from "../subagents/types.ts";
-import type { RunSetup } from "./setup/setup.ts";
-import { labelOf } from "../hooks/http-label.ts";
+import { HOOK_EVENT_NAMES, type Hook } from "../../hooks/types.ts";
+import type { AgentDefinition } from "../../subagents/types.ts";
+import type { RunSetup } from "../setup/setup.ts";
+import { labelOf } from "../../hooks/http-label.ts";
 
 type Setup = Pick<RunSetup, "mcpServers" | "memory" | "pathRules" | "agents" | "inventory" | "cwd" | "projectRoot" | "sessionId" | "permissions" | "loaded" | "outputStyle">;
 
@@ -144,7 +144,7 @@ function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** The report of the name (see REPORT_COMMANDS), /context and /cost aside (usage-reports.ts). */
+/** The report of the name (see REPORT_COMMANDS), /context and /cost aside (usage.ts). */
 export function inspectReport(name: "mcp" | "memory" | "agents" | "hooks" | "status", setup: Setup, model: string): string {
   switch (name) {
     case "mcp":

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import type { TranscriptEntry } from "../compaction/types.ts";
-import { runInProject, tempProject, type TempProject } from "../testing/project.ts";
-import { createAgentResources } from "./resources.ts";
+import type { TranscriptEntry } from "../../compaction/types.ts";
+import { runInProject, tempProject, type TempProject } from "../../testing/project.ts";
+import { createAgentResources } from "../resources.ts";
 
 /** One exchange of 8,000 characters: 2,000 tokens as the run estimates them. */
 const HISTORY: TranscriptEntry[] = [

@@ -1,6 +1,6 @@
 // The report /cost answers with, without a model call: what the conversation has spent so far. Its
 // own module, for a backend that counts the conversation without the agent loop (claude-code).
-import type { ConversationSpend } from "./resources.ts";
+import type { ConversationSpend } from "../resources.ts";
 
 /** The conversation's usage and cost so far, its model calls (its sub-agents' and hooks' included)
  * and how long they and the conversation took. */

@@ -140,7 +140,7 @@ export type ApprovalDecision =
   | { behavior: "deny"; reason?: string };
 
 export type RunAgentOptions = {
-  /** The new user message. A leading `/name` runs a slash command (see harness/prompt.ts). */
+  /** The new user message. A leading `/name` runs a slash command (see harness/commands/prompt.ts). */
   prompt: string;
   /** Images the user sent with the prompt; they follow its text in the user message. */
   images?: readonly ImageBlock[];

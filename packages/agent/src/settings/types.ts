@@ -73,7 +73,7 @@ export type Settings = {
   /** Where the auto memory is, absolute or `~/…`; only the user's, the run's and the managed
    * settings' counts. */
   autoMemoryDirectory?: string;
-  /** true: skills' and commands' `!` shell commands are not run (harness/prompt.ts). */
+  /** true: skills' and commands' `!` shell commands are not run (harness/commands/prompt.ts). */
   disableSkillShellExecution?: boolean;
   /** The models a run may be set to (harness/model/available-models.ts); see LoadedSettings.availableModels. */
   availableModels?: string[];

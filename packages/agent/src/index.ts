@@ -16,7 +16,7 @@ export type {
 } from "./types.ts";
 export { createAgentResources } from "./harness/resources.ts";
 export type { AgentResources, AgentResourcesOptions, NoticeLevel } from "./harness/resources.ts";
-export { findProjectRoot } from "./harness/project-root.ts";
+export { findProjectRoot } from "./harness/setup/project-root.ts";
 export { DEFAULT_MANAGED_SETTINGS_PATH } from "./harness/setup/setup.ts";
 export { trustedAnthropicCredentials, trustedApiKeyHelper } from "./harness/model/api-key-helper.ts";
 export { outputSchemaProblem } from "./harness/structured-output.ts";

@@ -5,7 +5,7 @@ import { loadAutoMemory } from "../../context/auto-memory-load.ts";
 import type { MemoryFile } from "../../context/types.ts";
 import type { LoadedSettings } from "../../settings/types.ts";
 import { userConfigDir } from "../../config/user-config-dir.ts";
-import { findProjectRoot } from "../project-root.ts";
+import { findProjectRoot } from "./project-root.ts";
 
 export type RunAutoMemory = { dir: string; index?: MemoryFile };
 

@@ -10,7 +10,7 @@ import { loadSettings } from "../../settings/load.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../../settings/managed-path.ts";
 import type { LoadedSettings } from "../../settings/types.ts";
 import type { RunAgentOptions } from "../../types.ts";
-import { findProjectRoot, ownProjectRoot } from "../project-root.ts";
+import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
 
 type SettingsOptions = Pick<RunAgentOptions, "cwd" | "home" | "projectRoot" | "managedSettingsPath" | "flagSettings" | "managedSettings" | "settingSources">;
 

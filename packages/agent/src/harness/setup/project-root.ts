@@ -1,4 +1,4 @@
-import { configPathExists } from "../config/files.ts";
+import { configPathExists } from "../../config/files.ts";
 import path from "node:path";
 
 export type ProjectRoot = {

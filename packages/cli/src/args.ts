@@ -4,7 +4,7 @@ import { parseDebugFilter } from "@harness/llm/debug-log";
 import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
 import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat-run-flags.ts";
-import { parseMcp, type McpCommand } from "./mcp-args.ts";
+import { parseMcp, type McpCommand } from "./mcp/args.ts";
 import { parseDoctor, type DoctorCommand } from "./doctor/args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { parsePlugin, type PluginCommand } from "./plugin/args.ts";
@@ -136,7 +136,7 @@ export type Command =
        * a few lines of excerpt. */
       verbose?: true;
     }
-  /** `harness mcp …`: see mcp-args.ts. */
+  /** `harness mcp …`: see mcp/args.ts. */
   | { kind: "mcp"; mcp: McpCommand }
   /** `harness doctor`: see doctor/args.ts. */
   | DoctorCommand

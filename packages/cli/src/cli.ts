@@ -68,7 +68,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return chatCommand(command, chatIo);
     }
     case "mcp": {
-      const { mcpCommand } = await import("./mcp-command.ts");
+      const { mcpCommand } = await import("./mcp/command.ts");
       return mcpCommand(command.mcp, io);
     }
     case "doctor": {

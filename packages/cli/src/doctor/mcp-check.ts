@@ -1,6 +1,6 @@
 // The MCP servers a run here would have, each started and checked as `harness mcp list` does.
-import { checkServers } from "../mcp-list.ts";
-import { mcpPlace } from "../mcp-files.ts";
+import { checkServers } from "../mcp/list.ts";
+import { mcpPlace } from "../mcp/files.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 import type { DoctorContext } from "./context.ts";
 

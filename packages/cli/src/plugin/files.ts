@@ -1,12 +1,12 @@
 // The files `harness plugin` reads and writes, Claude Code's own: ~/.claude/plugins/
 // known_marketplaces.json (the marketplaces added), installed_plugins.json (what is installed where)
 // and each scope's settings (`enabledPlugins`). Each is written whole and atomically, every other
-// key kept, under the lock `harness mcp` takes (mcp-files.ts).
+// key kept, under the lock `harness mcp` takes (mcp/files.ts).
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isJsonObject } from "@harness/agent/json-text";
 import { isWithin } from "@harness/agent/real-paths";
-import { McpFileError, mcpPlace, readConfig, updateConfig, withFileLock, type ConfigFile } from "../mcp-files.ts";
+import { McpFileError, mcpPlace, readConfig, updateConfig, withFileLock, type ConfigFile } from "../mcp/files.ts";
 import type { PluginScope } from "./args.ts";
 
 /** Whether `path` is below `dir`, not `dir` itself: what `harness plugin` made there and may remove. */

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { harness, tempDir } from "./test-support.ts";
+import { harness, tempDir } from "../test-support.ts";
 
 /** A home directory and a project (a git repository) of the test's own. */
 function place(t: { after(fn: () => unknown): void }) {

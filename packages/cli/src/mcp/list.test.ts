@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mcpTestServerCommand, processAlive, waitFor } from "@harness/test-utils";
-import { harness, tempDir } from "./test-support.ts";
+import { harness, tempDir } from "../test-support.ts";
 
 function place(t: { after(fn: () => unknown): void }, claudeJson?: (project: string) => unknown, mcpJson?: unknown) {
   const home = tempDir(t);

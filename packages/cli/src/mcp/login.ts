@@ -3,9 +3,9 @@
 import type { McpRemoteServerConfig } from "@harness/agent";
 import { environmentOf } from "@harness/agent/harness-env";
 import { mcpLogin, mcpOAuthFile, removeOAuthEntries } from "@harness/agent/mcp-oauth";
-import type { CliIO } from "./cli.ts";
-import { McpFileError, type McpPlace } from "./mcp-files.ts";
-import { runServers } from "./mcp-list.ts";
+import type { CliIO } from "../cli.ts";
+import { McpFileError, type McpPlace } from "./files.ts";
+import { runServers } from "./list.ts";
 
 /** The server a run here would use under `name`, which must be a remote one, and the settings' env
  * a run's requests to it would take (McpSettingsRead.envOverrides). */

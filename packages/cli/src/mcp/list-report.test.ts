@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mcpTestServerCommand } from "@harness/test-utils";
-import { harness, tempDir } from "./test-support.ts";
+import { harness, tempDir } from "../test-support.ts";
 
 function place(t: Parameters<typeof tempDir>[0]) {
   const home = tempDir(t);

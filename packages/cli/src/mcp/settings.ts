@@ -8,7 +8,7 @@ import { DEFAULT_MANAGED_SETTINGS_PATH, loadSettings, type McpSettings } from "@
 import { harnessEnvOverrides } from "@harness/agent/harness-env";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyOf, type McpPolicy } from "@harness/agent/mcp-policy";
-import type { McpPlace } from "./mcp-files.ts";
+import type { McpPlace } from "./files.ts";
 
 export type McpSettingsRead = {
   policy: McpPolicy;

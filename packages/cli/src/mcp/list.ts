@@ -9,10 +9,10 @@ import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import { serverSecrets } from "@harness/agent/mcp-server-secrets";
 import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
-import type { CliIO } from "./cli.ts";
-import { serversByScope, shown } from "./mcp-command.ts";
-import type { McpPlace } from "./mcp-files.ts";
-import { readMcpSettings, type McpSettingsRead } from "./mcp-settings.ts";
+import type { CliIO } from "../cli.ts";
+import { serversByScope, shown } from "./command.ts";
+import type { McpPlace } from "./files.ts";
+import { readMcpSettings, type McpSettingsRead } from "./settings.ts";
 
 /** How long a server has to connect and list its tools, unless MCP_TIMEOUT says otherwise. */
 const CHECK_TIMEOUT_MS = 5_000;

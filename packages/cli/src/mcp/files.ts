@@ -7,7 +7,7 @@ import { writeFileAtomically } from "@harness/agent/atomic-write";
 import { readJsonObjectFile } from "@harness/agent/json-object-file";
 import { isJsonObject } from "@harness/agent/json-text";
 import { findProjectRoot, ownProjectRoot } from "@harness/agent/project-root";
-import type { McpScope } from "./mcp-args.ts";
+import type { McpScope } from "./args.ts";
 import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
 
 /** A failure the user can act on: printed as one line, exit status 1. */

@@ -1,7 +1,7 @@
 // Command-line parsing for `harness mcp …`, Claude Code's `claude mcp` subcommands. Pure: the
 // arguments after "mcp" in, a command or a one-line usage error out.
-import { parseInteger } from "./parse-integer.ts";
-import { type OptionSpec, scan } from "./scan-options.ts";
+import { parseInteger } from "../parse-integer.ts";
+import { type OptionSpec, scan } from "../scan-options.ts";
 
 /** Where a server is kept, as Claude Code names its scopes: local, this project's entry of
  * ~/.claude.json; project, the project's .mcp.json; user, ~/.claude.json's own. */

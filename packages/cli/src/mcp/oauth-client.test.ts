@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-utils";
-import { harness, tempDir } from "./test-support.ts";
+import { harness, tempDir } from "../test-support.ts";
 
 function place(t: { after(fn: () => unknown): void }) {
   const home = tempDir(t);

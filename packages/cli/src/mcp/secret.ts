@@ -2,8 +2,8 @@
 // else asked for on the terminal without showing it, else the first line of piped standard input.
 import type { Readable } from "node:stream";
 import type { ReadStream } from "node:tty";
-import type { CliIO } from "./cli.ts";
-import { McpFileError } from "./mcp-files.ts";
+import type { CliIO } from "../cli.ts";
+import { McpFileError } from "./files.ts";
 
 export async function readClientSecret(io: CliIO): Promise<string> {
   const fromEnv = io.env.MCP_CLIENT_SECRET;

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { parseServerEntry } from "@harness/agent/mcp-entry";
 import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
-import type { CliIO } from "./cli.ts";
-import { MCP_SCOPES, type McpCommand, type McpScope } from "./mcp-args.ts";
-import { describeScope, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, updateConfig, withServers, type McpPlace } from "./mcp-files.ts";
+import type { CliIO } from "../cli.ts";
+import { MCP_SCOPES, type McpCommand, type McpScope } from "./args.ts";
+import { describeScope, McpFileError, mcpPlace, readConfig, scopeFile, serversIn, updateConfig, withServers, type McpPlace } from "./files.ts";
 
 /** Claude Code's rule for the names `claude mcp add` takes. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -28,12 +28,12 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
       case "remove":
         return await remove(command.name, command.scope, place, io);
       case "list": {
-        const { listServers } = await import("./mcp-list.ts");
+        const { listServers } = await import("./list.ts");
         return listServers(place, io);
       }
       case "login":
       case "logout": {
-        const { login, logout } = await import("./mcp-login.ts");
+        const { login, logout } = await import("./login.ts");
         return await (command.action === "login" ? login : logout)(command.name, place, io);
       }
     }
@@ -50,7 +50,7 @@ export async function mcpCommand(command: McpCommand, io: CliIO): Promise<number
  * file once the entry is written. */
 async function add(name: string, entry: unknown, scope: McpScope, place: McpPlace, io: CliIO, clientSecret?: true): Promise<number> {
   if (!SERVER_NAME.test(name)) throw new McpFileError(`invalid server name "${name}": names may hold only letters, digits, hyphens and underscores (at most 64)`);
-  const { readMcpSettings } = await import("./mcp-settings.ts");
+  const { readMcpSettings } = await import("./settings.ts");
   const settings = await readMcpSettings(place, io.cwd, (message) => io.stderr.write(`harness: warning: ${message}\n`));
   if (existsSync(settings.managedFile)) throw new McpFileError(`no server can be added: the machine's managed MCP configuration (${settings.managedFile}) allows its own servers only`);
   const file = scopeFile(scope, place);
@@ -65,7 +65,7 @@ async function add(name: string, entry: unknown, scope: McpScope, place: McpPlac
   if (clientSecret && serversByScope(place, io).some((s) => s.scope === scope && Object.hasOwn(s.servers, name))) {
     throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
   }
-  const secret = clientSecret && (await import("./mcp-secret.ts").then(({ readClientSecret }) => readClientSecret(io)));
+  const secret = clientSecret && (await import("./secret.ts").then(({ readClientSecret }) => readClientSecret(io)));
   await updateConfig(file, (config) => {
     const servers = serversIn(config, scope, place) ?? {};
     if (Object.hasOwn(servers, name)) throw new McpFileError(`MCP server "${name}" is already in ${describeScope(scope, place)}; to replace it, first: harness mcp remove ${name} --scope ${scope}`);
@@ -105,7 +105,7 @@ export function serversByScope(place: McpPlace, io: CliIO): { scope: McpScope; f
 async function get(name: string, place: McpPlace, io: CliIO): Promise<number> {
   const found = serversByScope(place, io).filter((s) => Object.hasOwn(s.servers, name));
   if (found.length === 0) throw new McpFileError(`no MCP server named "${name}" in local, project or user config`);
-  const { runServers, notStarted } = await import("./mcp-list.ts");
+  const { runServers, notStarted } = await import("./list.ts");
   const { config } = await runServers(place, io, () => {});
   const used = config.servers.find((server) => server.name === name)?.scope;
   const disabled = config.disabled.find((server) => server.name === name);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic, startFakeOAuthServer, startMcpTestHttpServer } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { harness, tempDir, withFake } from "../test-support.ts";
 
 async function place(t: { after(fn: () => unknown): void }) {
   const oauth = await startFakeOAuthServer();

@@ -13,7 +13,7 @@ import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } f
 import { dirname, join } from "node:path";
 import { userConfigDir } from "@harness/agent/user-config-dir";
 import type { KeptPrompt, RecalledPaste } from "./chat-paste.ts";
-import { printable } from "./render.ts";
+import { printable } from "./display/render.ts";
 
 /** How many prompts of a project a chat recalls. */
 export const HISTORY_CAP = 1_000;

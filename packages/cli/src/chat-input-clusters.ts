@@ -1,7 +1,7 @@
 // The line editor (node:readline) of a chat at a terminal, made to edit what the terminal draws as
 // one character: Left and Right (and every other move) step over a whole grapheme cluster (an emoji
 // sequence, a letter with its accents), Backspace and Delete take one off whole, and the cursor's
-// column is reckoned with the columns the terminal gives each cluster (terminal-text.ts), not
+// column is reckoned with the columns the terminal gives each cluster (display/terminal-text.ts), not
 // node:readline's own count (which gives an emoji joined by ZWJ four columns, a flag four).
 //
 // Text typed at the line's end is written as it comes, unless it takes the cursor to another row,
@@ -16,7 +16,7 @@
 // compatibility (`_moveCursor`, `_deleteLeft`, …); an instance's own take precedence.
 import type { Interface } from "node:readline";
 import { stripVTControlCharacters } from "node:util";
-import { clusters } from "./terminal-text.ts";
+import { clusters } from "./display/terminal-text.ts";
 
 type Position = { rows: number; cols: number };
 type Editor = Interface & {

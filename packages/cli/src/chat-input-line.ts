@@ -15,7 +15,7 @@
 // drawing the line again are built as one string first, since a terminal may show the screen between
 // two writes (the typed line would flicker at each delta of a reply).
 //
-// Columns are counted per grapheme cluster, as the terminal draws them (terminal-text.ts), and the
+// Columns are counted per grapheme cluster, as the terminal draws them (display/terminal-text.ts), and the
 // line editor is made to reckon and edit the same way (chat-input-clusters.ts): an emoji sequence
 // typed takes the two columns it shows in, and the cursor steps over it whole. A tab in the typed line
 // (pasted) is drawn as spaces to the next tab stop counted from its row's start (drawnTabs), so that
@@ -24,7 +24,7 @@ import type { Interface } from "node:readline";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { editByClusters } from "./chat-input-clusters.ts";
-import { clusters, columns, type Sink } from "./render.ts";
+import { clusters, columns, type Sink } from "./display/render.ts";
 
 /** The terminal the chat and its line editor draw on. */
 export type Screen = Sink & Writable & { columns?: number; rows?: number };

@@ -3,7 +3,7 @@
 // the session's shell (bash mode); any other line (other slash commands too, which are the
 // agent's: skills and .claude/commands) is a prompt, or steers the run under way.
 import { bashModePrompt, isBuiltinCommandPrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
-import { oneLine } from "./render.ts";
+import { oneLine } from "./display/render.ts";
 import { PLAN_ANSWER } from "./chat-plan.ts";
 import { claudeOnly } from "./chat-claude-commands.ts";
 

@@ -14,7 +14,7 @@
 import type { Interface } from "node:readline";
 import { expanded } from "./chat-history.ts";
 import { continues } from "./chat-keys.ts";
-import { printable } from "./terminal-text.ts";
+import { printable } from "./display/terminal-text.ts";
 
 /** Claude Code's rule: a paste of more than PASTE_CHARS characters, or of more than PASTE_BREAKS line
  * breaks, is shown as a placeholder (it takes min(terminal rows - 10, 2) line breaks: 2 at any

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createSessionsApi } from "@harness/client";
 import type { SessionSummary } from "@harness/protocol";
-import { oneLine, type Sink } from "./render.ts";
+import { oneLine, type Sink } from "./display/render.ts";
 
 /** How long ago `iso` was, in the largest unit that fits ("just now", "5 min ago", "3 d ago"). */
 export function age(iso: string, now = Date.now()): string {

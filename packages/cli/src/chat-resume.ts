@@ -6,7 +6,7 @@ import { SessionsApiError, type SessionsApi } from "@harness/client";
 import type { SessionSummary } from "@harness/protocol";
 import { sessionLines } from "./chat-pick.ts";
 import { CONNECT_TIMEOUT_MS } from "./chat-sessions.ts";
-import { oneLine } from "./render.ts";
+import { oneLine } from "./display/render.ts";
 
 /** Most sessions /resume lists, as --resume does. */
 const LISTED = 20;

@@ -3,7 +3,7 @@
 import type { HarnessClient } from "@harness/client";
 import type { HarnessConfig, HarnessState } from "@harness/protocol";
 import type { ChatCommand } from "./chat.ts";
-import { oneLine } from "./render.ts";
+import { oneLine } from "./display/render.ts";
 
 /** Sends `config` and resolves with the first state that holds all of it; rejects with the
  * server's refusal, a closed connection, or after `timeoutMs`. */

@@ -7,7 +7,7 @@
 // chat's verbose (--verbose) whole, dimmed, under "✻ Thinking…". A message whose model calls think
 // several times shows each stretch where it came.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import { printable } from "./terminal-text.ts";
+import { printable } from "./display/terminal-text.ts";
 
 export type ThinkingShown = {
   /** Called with each assistant message as shown, before its new text and tool calls; `moved`:

@@ -5,11 +5,11 @@
 // as `harness run` does.
 import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "./chat-line.ts";
-import { callBody, callLabel } from "./call-display.ts";
+import { callBody, callLabel } from "./display/call-display.ts";
 import { planChoices } from "./chat-plan.ts";
 import { createThinkingShown } from "./chat-thinking.ts";
 import { markdownFor } from "./markdown/stream.ts";
-import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./render.ts";
+import { cut, describeToolCall, ERROR_LINE_CHARS, excerptOutput, oneLine, printable, terminalStyle, type RendererOptions, type Sink } from "./display/render.ts";
 
 export type ChatView = {
   show(state: HarnessState): void;

@@ -6,7 +6,7 @@
 
 /** Where a motion goes: `inclusive` (the character there is part of an operator's range),
  * `linewise` (an operator takes whole lines). */
-import { clusters } from "./terminal-text.ts";
+import { clusters } from "./display/terminal-text.ts";
 
 export type Target = { to: number; inclusive?: boolean; linewise?: boolean };
 

@@ -4,7 +4,7 @@
 // recorded here, for `.`); in normal mode this takes them: motions with counts, the operators d c y
 // with motions and text objects, x X D C s S r ~ J >> << p P Y, u and Ctrl+R on an undo stack of its own,
 // `.` (the last change again), i a I A o O. Keys are characters, or "Escape", "Backspace", "C-r".
-import { clusters } from "./terminal-text.ts";
+import { clusters } from "./display/terminal-text.ts";
 import { charsAfter, charsBefore, clampNormal, findOnLine, firstNonBlank, lineEnd, lineStart, nextWordStart, prevWordStart, textObject, wordEnd, type Target } from "./chat-vim-text.ts";
 
 export type VimMode = "insert" | "normal";

@@ -18,7 +18,7 @@
 // A row that joins a run under way estimates what came before it joined.
 import type { HarnessState } from "@harness/protocol";
 import { thinkingNow } from "./chat-thinking.ts";
-import { cut } from "./terminal-text.ts";
+import { cut } from "./display/terminal-text.ts";
 
 /** The glyphs, there and back, one a frame. */
 const GLYPHS = ["·", "✢", "✳", "✶", "✻", "✽", "✽", "✻", "✶", "✳", "✢", "·"];

@@ -1,7 +1,7 @@
 // The `harness` command: dispatch to subcommands, each loaded only when used.
 import type { Readable } from "node:stream";
 import { parseArgs } from "./args.ts";
-import type { Sink } from "./render.ts";
+import type { Sink } from "./display/render.ts";
 import { readPromptFile } from "./prompt-file.ts";
 import { runPrompt } from "./run-input.ts";
 import { helpText, usageHint } from "./usage.ts";
@@ -58,7 +58,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return runCommand(command, { ...io, stdin: io.stdin ?? process.stdin });
     }
     case "serve": {
-      const { serveCommand } = await import("./serve.ts");
+      const { serveCommand } = await import("./serve/serve.ts");
       return serveCommand(command, io);
     }
     case "chat": {

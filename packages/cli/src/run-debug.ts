@@ -3,7 +3,7 @@
 import { openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseDebugFilter, startDebugLog } from "@harness/llm/debug-log";
-import type { Sink } from "./render.ts";
+import type { Sink } from "./display/render.ts";
 
 /** Starts the log; a one-line problem when the file cannot be written. `cwd`: where a relative path
  * is read from (where the command was typed). */

@@ -3,7 +3,7 @@
 // follows the prompt as with `claude -p` (`cat error.log | harness run "explain"`).
 import { fstatSync } from "node:fs";
 import type { Readable } from "node:stream";
-import type { Sink } from "./render.ts";
+import type { Sink } from "./display/render.ts";
 import { usageHint } from "./usage.ts";
 
 /** The most of standard input taken as a prompt. */

@@ -11,7 +11,7 @@ import type { AgentEvent, ConversationSpent, TranscriptMessage } from "@harness/
 import type { RunOutcome } from "@harness/runner/headless";
 import type { Readable } from "node:stream";
 import type { Command } from "./args.ts";
-import { createRenderer, printable, terminalOptions, type Sink } from "./render.ts";
+import { createRenderer, printable, terminalOptions, type Sink } from "./display/render.ts";
 import { projectPath } from "./project-dir.ts";
 import { latestRun, loadRun, runExists, runsDir, saveRun } from "./run-history.ts";
 import { checkRunFlags } from "./run-options.ts";

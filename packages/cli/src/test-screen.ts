@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { columns as charColumns } from "./render.ts";
+import { columns as charColumns } from "./display/render.ts";
 
 const segmenter = new Intl.Segmenter();
 /** The grapheme cluster that starts at `from` in `bytes` (control characters end it). */

@@ -2,7 +2,7 @@
 // aligned as the delimiter row says, its rows ruled with box-drawing lines, the header in bold and
 // each cell's inline markdown rendered.
 import { BOLD, DIM, newInline, renderInline, type Put } from "./inline.ts";
-import { clusters, columns, width } from "../terminal-text.ts";
+import { clusters, columns, width } from "../display/terminal-text.ts";
 
 type Align = "left" | "center" | "right";
 

@@ -4,8 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "./test-support.ts";
-import { marketplaceDir, pluginPlace, readJson } from "./plugin-test-support.ts";
+import { tempDir } from "../test-support.ts";
+import { marketplaceDir, pluginPlace, readJson } from "./test-support.ts";
 
 /** The "team-tools" marketplace with a second plugin, "waver", beside the greeter. */
 function twoPluginMarketplace(t: { after(fn: () => unknown): void }): string {

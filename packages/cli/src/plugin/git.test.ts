@@ -4,8 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "./test-support.ts";
-import { commitAll, git, gitRepo, marketplaceDir, pluginPlace, readJson, writeMarketplace } from "./plugin-test-support.ts";
+import { tempDir } from "../test-support.ts";
+import { commitAll, git, gitRepo, marketplaceDir, pluginPlace, readJson, writeMarketplace } from "./test-support.ts";
 
 /** A repository holding one plugin, "echoer", at its root (no version in its plugin.json). */
 function echoerRepo(t: { after(fn: () => unknown): void }): { url: string; sha: string } {

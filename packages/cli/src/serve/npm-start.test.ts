@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { root, tempDir } from "./test-support.ts";
+import { root, tempDir } from "../test-support.ts";
 
 test("npm start takes the relative paths of serve's flags from the directory it was typed in", async (t) => {
   const dir = tempDir(t);

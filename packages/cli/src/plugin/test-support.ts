@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { greeterPlugin, harness, tempDir } from "./test-support.ts";
+import { greeterPlugin, harness, tempDir } from "../test-support.ts";
 
 type T = { after(fn: () => unknown): void };
 

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { harness, withFake } from "./test-support.ts";
-import { gitRepo, marketplaceDir, pluginPlace, readJson } from "./plugin-test-support.ts";
+import { harness, withFake } from "../test-support.ts";
+import { gitRepo, marketplaceDir, pluginPlace, readJson } from "./test-support.ts";
 
 type Place = ReturnType<typeof pluginPlace>;
 

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { marketplaceDir, pluginPlace, readJson } from "./plugin-test-support.ts";
+import { marketplaceDir, pluginPlace, readJson } from "./test-support.ts";
 
 /** A marketplace "team-tools" listing the greeter and `names` more plugins, each with a command. */
 function marketplaceOf(t: { after(fn: () => unknown): void }, names: string[]): string {

@@ -7,7 +7,7 @@ import { relative, isAbsolute } from "node:path";
 import type { AgentEvent } from "@harness/protocol";
 import { callBody, callLabel } from "./call-display.ts";
 import { columns, cut, printable } from "./terminal-text.ts";
-import { markdownFor } from "./markdown/stream.ts";
+import { markdownFor } from "../markdown/stream.ts";
 
 export type Sink = { write(text: string): unknown; isTTY?: boolean };
 

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { harness, tempDir } from "./test-support.ts";
+import { harness, tempDir } from "../test-support.ts";
 
 const METRICS_TOKEN = "metrics-token-0123456789";
 

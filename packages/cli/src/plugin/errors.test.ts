@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { harness, tempDir } from "./test-support.ts";
-import { gitRepo, marketplaceDir, pluginPlace, writeMarketplace } from "./plugin-test-support.ts";
+import { harness, tempDir } from "../test-support.ts";
+import { gitRepo, marketplaceDir, pluginPlace, writeMarketplace } from "./test-support.ts";
 
 function refused(result: { code: number | null; stderr: string }, pattern: RegExp): void {
   assert.equal(result.code, 1, result.stderr);

@@ -3,14 +3,14 @@ import os from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
-import { parsePort, type Command } from "./args.ts";
-import { projectDataDir, projectPath } from "./project-dir.ts";
-import type { Sink } from "./render.ts";
+import { parsePort, type Command } from "../args.ts";
+import { projectDataDir, projectPath } from "../project-dir.ts";
+import type { Sink } from "../display/render.ts";
 
 export type ServeCommand = Extract<Command, { kind: "serve" }>;
 
 /** The repository's root, whose package.json holds the `start` script. */
-const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
+const REPOSITORY = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** Where the relative paths of the flags start: where the command was typed. Under this
  * repository's `npm start`, npm runs the script in the root, and INIT_CWD is where it was typed. */

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { harness, withFake } from "./test-support.ts";
-import { marketplaceDir, pluginPlace, readJson } from "./plugin-test-support.ts";
+import { harness, withFake } from "../test-support.ts";
+import { marketplaceDir, pluginPlace, readJson } from "./test-support.ts";
 
 /** The init line of a stream-json run of `prompt` in the project. */
 async function runInit(p: ReturnType<typeof pluginPlace>, fakeUrl: string, prompt = "hi") {

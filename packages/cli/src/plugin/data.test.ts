@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { marketplaceDir, pluginPlace } from "./plugin-test-support.ts";
+import { marketplaceDir, pluginPlace } from "./test-support.ts";
 
 function withData(home: string): string {
   const data = join(home, ".claude", "plugins", "data", "greeter-team-tools");

@@ -8,8 +8,8 @@ import { parseMcp, type McpCommand } from "./mcp/args.ts";
 import { parseDoctor, type DoctorCommand } from "./doctor/args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
 import { parsePlugin, type PluginCommand } from "./plugin/args.ts";
-import { takeRunFlags } from "./run-flags.ts";
-import { SDK_OPTIONS, takeSdkFlags } from "./sdk-flags.ts";
+import { takeRunFlags } from "./run/flags.ts";
+import { SDK_OPTIONS, takeSdkFlags } from "./run/agent-sdk/flags.ts";
 import { type OptionSpec, scan } from "./scan-options.ts";
 import { parseToolRules } from "./tool-rules.ts";
 
@@ -42,12 +42,12 @@ export type Command =
       allowedTools?: string[];
       disallowedTools?: string[];
       /** The Agent SDK's managed settings (--managed-settings): what restricts of them, and the line
-       * that says what was left out (sdk-managed.ts). */
+       * that says what was left out (run/agent-sdk/managed.ts). */
       managedSettings?: { settings: Record<string, unknown>; note?: string };
       /** Plugin directories loaded for the run (Claude Code's --plugin-dir), as given. */
       pluginDirs?: string[];
       /** --agents, --agent, --max-budget-usd, --fallback-model and --session-id as given (checked
-       * when the run starts); --fork-session, --no-session-persistence. See run-flags.ts. */
+       * when the run starts); --fork-session, --no-session-persistence. See run/flags.ts. */
       agents?: string;
       agent?: string;
       maxBudgetUsd?: string;
@@ -56,22 +56,22 @@ export type Command =
       forkSession?: true;
       noSessionPersistence?: true;
       /** --mcp-config, --strict-mcp-config, --settings, --setting-sources, --add-dir and --tools,
-       * as given (run-config-flags.ts reads and checks them). */
+       * as given (run/config-flags.ts reads and checks them). */
       mcpConfig?: string[];
       strictMcpConfig?: true;
       settings?: string;
       settingSources?: string;
       addDirs?: string[];
       tools?: string[];
-      /** stream-json: the user's messages come as JSON lines on standard input (see stream-input.ts). */
+      /** stream-json: the user's messages come as JSON lines on standard input (see run/stream/input.ts). */
       inputFormat?: InputFormat;
-      /** stream-json output also carries the model's streaming events (see stream-partial.ts). */
+      /** stream-json output also carries the model's streaming events (see run/stream/partial.ts). */
       includePartialMessages?: true;
       /** stream-json in and out: each user message read is echoed on stdout as its turn takes it
-       * (see stream-input.ts, replayLine). */
+       * (see run/stream/input.ts, replayLine). */
       replayUserMessages?: true;
       /** With stream-json output, each hook the run fires is told in the stream as it starts and
-       * ends (see stream-hook-events.ts). */
+       * ends (see run/stream/hook-events.ts). */
       includeHookEvents?: true;
       /** The JSON Schema the run's answer must match, as given (checked by the run). */
       jsonSchema?: string;
@@ -159,7 +159,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const INPUT_FORMATS = ["text", "stream-json"] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
-/** What --resume takes: the ids run-history.ts makes for conversations (UUIDs), and nothing that
+/** What --resume takes: the ids run/history.ts makes for conversations (UUIDs), and nothing that
  * could name a path. Here rather than there: every command parses its arguments, and the store
  * loads modules only runs need. */
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
@@ -247,7 +247,7 @@ function parseRun(args: string[]): Command {
   if (!scanned.ok) return { kind: "usage-error", message: scanned.message, topic: "run" };
   const { options, positionals } = scanned;
   if (options.help) return { kind: "help", topic: "run" };
-  // No prompt, or "-": it is read from standard input (see run-input.ts).
+  // No prompt, or "-": it is read from standard input (see run/input.ts).
   const prompt = positionals.join(" ").trim();
   const command: Command = { kind: "run", prompt: prompt === "-" ? "" : prompt };
   if (typeof options.cwd === "string") command.cwd = options.cwd;

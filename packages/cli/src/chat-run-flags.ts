@@ -87,7 +87,7 @@ export async function chatRunOptions(
   warn: (message: string) => void,
 ): Promise<{ ok: true; runOptions: RunnerRunOptions } | { ok: false; message: string }> {
   // Loaded here: parsing the command line (args.ts) needs only the flags' names.
-  const [{ runConfigOptions }, { checkRunFlags }, { defaultBackendName }] = await Promise.all([import("./run-config-flags.ts"), import("./run-options.ts"), import("@harness/runner/backend-names")]);
+  const [{ runConfigOptions }, { checkRunFlags }, { defaultBackendName }] = await Promise.all([import("./run/config-flags.ts"), import("./run/options.ts"), import("@harness/runner/backend-names")]);
   const backend = defaultBackendName(env);
   const given = Object.keys(flags);
   if (backend.ok && backend.name !== "builtin" && given.length > 0) {

@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { parseArgs } from "./args.ts";
 import type { Sink } from "./display/render.ts";
 import { readPromptFile } from "./prompt-file.ts";
-import { runPrompt } from "./run-input.ts";
+import { runPrompt } from "./run/input.ts";
 import { helpText, usageHint } from "./usage.ts";
 import { harnessVersion } from "./version.ts";
 
@@ -39,7 +39,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       // With --input-format stream-json, standard input is the run's messages, read as they come.
       // Without a prompt, --resume may have taken it for an id: that is said before asking for one.
       if (command.resume !== undefined && command.prompt === "" && command.inputFormat !== "stream-json") {
-        const { resumeProblem } = await import("./run-history.ts");
+        const { resumeProblem } = await import("./run/history.ts");
         const problem = resumeProblem(io.env.HOME, io.cwd, command);
         if (problem) {
           io.stderr.write(`harness: ${problem}\n`);
@@ -54,7 +54,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         }
         command.prompt = prompt.prompt;
       }
-      const { runCommand } = await import("./run.ts");
+      const { runCommand } = await import("./run/run.ts");
       return runCommand(command, { ...io, stdin: io.stdin ?? process.stdin });
     }
     case "serve": {

@@ -6,7 +6,7 @@ import { harnessEnvOf } from "@harness/agent/harness-env";
 import { loadRunSettings, runPlace } from "@harness/agent/run-settings";
 import type { LoadedSettings } from "@harness/agent";
 import type { CliIO } from "../cli.ts";
-import { runConfigOptions } from "../run-config-flags.ts";
+import { runConfigOptions } from "../run/config-flags.ts";
 
 export type DoctorContext = {
   io: CliIO;

@@ -26,7 +26,7 @@ export type BuiltinBackendOptions = {
   env?: Readonly<Record<string, string | undefined>>;
   /** What every run of this backend gets on top of its query (`harness run`'s --allowedTools,
    * --disallowedTools, --append-system-prompt, --plugin-dir and the other flags of `harness run`
-   * the builtin agent takes as run options (see packages/cli/src/run.ts), and its stream-json's
+   * the builtin agent takes as run options (see packages/cli/src/run/run.ts), and its stream-json's
    * init line). A `permissionMode` here wins over the query's: dontAsk, which queries do not carry.
    * Each field wins over the same field of the query's `runOptions` (a server's, for every run). */
   runOptions?: Pick<

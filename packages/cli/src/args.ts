@@ -2,8 +2,8 @@
 import type { Effort } from "@harness/llm";
 import { parseDebugFilter } from "@harness/llm/debug-log";
 import type { HarnessConfig } from "@harness/protocol";
-import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat-flags.ts";
-import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat-run-flags.ts";
+import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat/flags.ts";
+import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat/run-flags.ts";
 import { parseMcp, type McpCommand } from "./mcp/args.ts";
 import { parseDoctor, type DoctorCommand } from "./doctor/args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
@@ -128,7 +128,7 @@ export type Command =
       systemPromptFile?: string;
       notes?: string[];
       /** --append-system-prompt, --allowedTools, --add-dir, --mcp-config… as given, for every run of
-       * a chat of its own (--local); checked when it starts (chat-run-flags.ts). */
+       * a chat of its own (--local); checked when it starts (chat/run-flags.ts). */
       runFlags?: ChatRunFlags;
       /** --permission-mode plan, in a chat of its own: its runs start in plan mode. */
       planMode?: true;

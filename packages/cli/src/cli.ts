@@ -63,8 +63,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     case "chat": {
       const chatIo = { ...io, stdin: io.stdin ?? process.stdin };
-      if (command.local) return (await import("./chat-local.ts")).localChatCommand(command, chatIo);
-      const { chatCommand } = await import("./chat.ts");
+      if (command.local) return (await import("./chat/local.ts")).localChatCommand(command, chatIo);
+      const { chatCommand } = await import("./chat/chat.ts");
       return chatCommand(command, chatIo);
     }
     case "mcp": {

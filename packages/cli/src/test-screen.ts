@@ -127,7 +127,7 @@ export function renderScreen(bytes: string, columns = 80, height = Infinity): st
  * `sees` waits for the bytes written to match, `shows` for the rows on the screen, `bottom` for the
  * last of them. */
 export function inTerminal(t: { after(fn: () => unknown): void }, line: string, options: { cwd: string; env: NodeJS.ProcessEnv; columns: number }) {
-  // A chat at a terminal keeps the prompts typed (chat-history.ts): never in the user's own
+  // A chat at a terminal keeps the prompts typed (chat/input/history.ts): never in the user's own
   // configuration directory; in one of the test's unless the test gives one, or a home of its own.
   const env = { ...options.env };
   if (!env.CLAUDE_CONFIG_DIR && (!env.HOME || env.HOME === homedir())) {

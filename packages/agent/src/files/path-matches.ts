@@ -1,5 +1,5 @@
 // The paths `@path` completion offers for what is typed, in one place for the chat's own completion
-// (the CLI's chat-complete-paths.ts) and the server's listing of a session's files (GET
+// (the CLI's chat/input/complete-paths.ts) and the server's listing of a session's files (GET
 // /sessions/:id/files), so that a chat completes alike on its own and on a shared server. What is
 // typed names a folder and the start of a name in it; when no name there starts with it, its
 // characters in order anywhere in a path below the project do (a fuzzy match: `srcchat` finds

@@ -80,7 +80,7 @@ export type Settings = {
   /** Marketplaces a repository declares for its plugins, by name (plugins/declared-marketplaces.ts);
    * those that cannot be added are left out when the settings are read. */
   extraKnownMarketplaces?: Record<string, unknown>;
-  /** The line `harness chat` shows below the typed one at a terminal (cli's chat-status-line.ts). */
+  /** The line `harness chat` shows below the typed one at a terminal (cli's chat/screen/status-line.ts). */
   statusLine?: { type: "command"; command: string; padding?: number; refreshInterval?: number };
   [key: string]: unknown;
 };

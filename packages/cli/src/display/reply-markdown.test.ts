@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { stripVTControlCharacters } from "node:util";
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
-import { createChatView } from "../chat-view.ts";
+import { createChatView } from "../chat/screen/view.ts";
 import { createRenderer } from "./render.ts";
 
 /** One terminal both streams write to (`isTTY`: whether it is one), and what it was written. */

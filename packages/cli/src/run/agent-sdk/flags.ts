@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { looksLikeDebugFilter, parseDebugFilter } from "@harness/llm/debug-log";
 import type { Command } from "../../args.ts";
-import { parseEffort } from "../../chat-flags.ts";
+import { parseEffort } from "../../chat/flags.ts";
 import type { OptionSpec } from "../../scan-options.ts";
 
 type RunCommand = Extract<Command, { kind: "run" }>;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "@harness/test-utils";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { harness, tempDir, withFake } from "../test-support.ts";
 
 /** A user configuration directory with settings (an allow rule and an env variable), an agent,
  * a command and a CLAUDE.md. */

@@ -3,7 +3,7 @@
 // "permissionMode"?, "maxTurns"?, "skills"?, "mcpServers"?, "hooks"?}}`. Keys of Claude Code's this
 // harness does not act on are ignored, as in agent files. Free of the agent package (it answers
 // before anything loads): what is inside a hook or a server definition is checked by `checks`
-// when given, and the run parses the hooks again as it loads (see harness/setup.ts).
+// when given, and the run parses the hooks again as it loads (see harness/setup/setup.ts).
 import type { AgentDefinition, HooksConfig } from "@harness/agent";
 
 /** Checks of the agent package's, for a caller that has loaded it (agent-checks.ts): each answers

@@ -6,41 +6,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startHarnessServer } from "@harness/test-utils";
 import { idle, startHarness } from "./e2e-commands-support.ts";
-
-type Sse = { id?: string; data: Record<string, unknown> };
-
-/** The SSE events of a response, to its end. */
-async function readSse(response: Response): Promise<Sse[]> {
-  const text = await response.text();
-  const events: Sse[] = [];
-  for (const block of text.split("\n\n")) {
-    const lines = block.split("\n");
-    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-    if (!data) continue;
-    const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
-    events.push({ id, data: JSON.parse(data) });
-  }
-  return events;
-}
-
-const V1 = "/v1/harnesses/harness";
-
-type Api = (path: string, init?: RequestInit) => Promise<Response>;
-
-/** Requests to the server at `url` with JSON bodies, speaking for `user`. */
-function apiAs(url: string, user = "alice"): Api {
-  return (path, init = {}) => fetch(`${url}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": user, ...init.headers } });
-}
-
-/** The execution `id` once `ready` holds for it (asked every 100 ms, for up to 30 s). */
-async function executionWhen(api: Api, id: string, ready: (execution: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 300; i++) {
-    const { execution } = await (await api(`${V1}/executions/${id}`)).json();
-    if (ready(execution)) return execution;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the execution never ${what}`);
-}
+import { apiAs, executionWhen, readSse, V1 } from "./open-harness-support.ts";
 
 test("a session made over REST runs a prompt whose reply calls a tool, streamed as Open Harness events, and a WebSocket client sees the same conversation", async () => {
   const h = await startHarness();

@@ -1,10 +1,15 @@
 // Executions: each is one prompt submitted to a session through a connection of its own, as any
 // WebSocket client's, so every other client of the session sees the run live. Its events are kept
-// (numbered, for SSE's Last-Event-ID) until an hour after it ends, in memory only.
+// (numbered, for SSE's Last-Event-ID) in memory while it runs, and stored (sqlite/executions.ts)
+// as it starts, runs and ends: a restarted server still answers for it, an hour after it ended,
+// and one under way when the server died reads as failed, saying so.
 import type { ServerMessage } from "@harness/protocol";
 import type { Connection } from "@harness/session";
 import type { SessionRegistry } from "../registry.ts";
-import { RunWatch, type ExecutionEvent } from "./run-watch.ts";
+import type { ExecutionRow, ExecutionStore } from "../sqlite/executions.ts";
+import { KEEP_ENDED_MS } from "../sqlite/executions.ts";
+import { frozenWatch, interrupted, readRecord, recordOf, type WatchView } from "./execution-record.ts";
+import { RunWatch, type ExecutionEvent, type ExecutionStatus } from "./run-watch.ts";
 
 export type Execution = {
   id: string;
@@ -12,7 +17,7 @@ export type Execution = {
   sessionId: string;
   startedAt: string;
   completedAt?: string;
-  watch: RunWatch;
+  watch: WatchView;
   /** Every event so far; an event's SSE id is its index plus one. */
   events: ExecutionEvent[];
   /** Called after each new event. */
@@ -25,41 +30,70 @@ export type Execution = {
   answer(toolCallId: string, approve: boolean): void;
 };
 
-/** How long an ended execution is kept, and the most kept at once (the oldest ended go first). */
-export const KEEP_ENDED_MS = 60 * 60 * 1000;
+/** The most kept in memory at once (the oldest ended go first): those the store could not take. */
 export const MAX_KEPT = 1000;
 
-export function createExecutions(registry: SessionRegistry) {
+/** `store`: where executions are kept past their run and the server's life; `log` says what it
+ * could not store (an execution not stored stays in memory for its hour). */
+export function createExecutions(registry: SessionRegistry, store: ExecutionStore, log: (line: string) => void = () => {}) {
+  /** Those under way, and those ended that the store did not take. */
   const byId = new Map<string, Execution>();
 
-  function forget(id: string): void {
-    byId.delete(id);
+  // What was under way when the last server stopped ended with it.
+  try {
+    for (const row of store.unended()) store.put({ ...row, endedAt: Date.now(), record: JSON.stringify(interrupted(readRecord(row))) });
+  } catch (error) {
+    log(`executions: cannot write down those the last server left under way: ${(error as Error).message}`);
+  }
+
+  /** Stores the execution as it is now; false when the store refused it (its lock held elsewhere). */
+  function save(execution: Execution): boolean {
+    try {
+      store.put({
+        id: execution.id,
+        userId: execution.userId,
+        sessionId: execution.sessionId,
+        startedAt: Date.parse(execution.startedAt),
+        ...(execution.completedAt !== undefined && { endedAt: Date.parse(execution.completedAt) }),
+        record: JSON.stringify(recordOf(execution.watch, execution.events)),
+      });
+      return true;
+    } catch (error) {
+      log(`executions: cannot store execution ${execution.id}: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /** Submits `prompt` to the session (which must exist) and returns its execution, under way. */
   async function start(userId: string, sessionId: string, prompt: string): Promise<Execution> {
     if (byId.size >= MAX_KEPT) {
       const oldestEnded = [...byId.values()].find((execution) => execution.watch.finished);
-      if (oldestEnded) forget(oldestEnded.id);
+      if (oldestEnded) byId.delete(oldestEnded.id);
     }
     const lease = await registry.acquire(userId, sessionId);
     let markEnded!: () => void;
     let cancelSent = false;
+    let savedStatus: ExecutionStatus | undefined;
+    const watch = new RunWatch(prompt, (event) => {
+      execution.events.push(event);
+      for (const listener of execution.listeners) listener();
+      if (event.type === "done") queueMicrotask(end);
+      else if (watch.status !== savedStatus) {
+        savedStatus = watch.status;
+        save(execution);
+      }
+    });
     const execution: Execution = {
       id: crypto.randomUUID(),
       userId,
       sessionId,
       startedAt: new Date().toISOString(),
-      watch: new RunWatch(prompt, (event) => {
-        execution.events.push(event);
-        for (const listener of execution.listeners) listener();
-        if (event.type === "done") queueMicrotask(end);
-      }),
+      watch,
       events: [],
       listeners: new Set(),
       ended: new Promise((resolve) => (markEnded = resolve)),
       cancel() {
-        if (execution.watch.finished) return false;
+        if (watch.finished) return false;
         cancelSent = true;
         lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "cancel" }] }));
         return true;
@@ -74,10 +108,10 @@ export function createExecutions(registry: SessionRegistry) {
         const message = JSON.parse(frame) as ServerMessage;
         // A refused cancel (the run ended meanwhile) says nothing about the run.
         if (message.type === "error" && cancelSent) return;
-        execution.watch.frame(message);
+        watch.frame(message);
       },
       close(_code, reason) {
-        execution.watch.fail("session_closed", reason || "the session was closed");
+        watch.fail("session_closed", reason || "the session was closed");
       },
     };
     let released = false;
@@ -88,9 +122,13 @@ export function createExecutions(registry: SessionRegistry) {
       lease.release();
       execution.completedAt = new Date().toISOString();
       markEnded();
-      setTimeout(() => forget(execution.id), KEEP_ENDED_MS).unref();
+      // Stored, it is read from the store from now on; else it stays here for its hour.
+      if (save(execution)) byId.delete(execution.id);
+      else setTimeout(() => byId.delete(execution.id), KEEP_ENDED_MS).unref();
     }
     byId.set(execution.id, execution);
+    savedStatus = watch.status;
+    save(execution);
     lease.session.connect(conn);
     lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt }] }));
     return execution;
@@ -99,15 +137,47 @@ export function createExecutions(registry: SessionRegistry) {
   /** The user's execution of that id; another user's is not found, as one that never was. */
   function get(userId: string, id: string): Execution | undefined {
     const execution = byId.get(id);
-    return execution?.userId === userId ? execution : undefined;
+    if (execution) return execution.userId === userId ? execution : undefined;
+    const row = readOr(() => store.get(userId, id));
+    return row && storedExecution(row);
   }
 
   /** The user's executions, the most recently started first. */
   function list(userId: string): Execution[] {
-    return [...byId.values()].filter((execution) => execution.userId === userId).reverse();
+    const live = [...byId.values()].filter((execution) => execution.userId === userId).reverse();
+    const stored = (readOr(() => store.list(userId)) ?? []).filter((row) => !byId.has(row.id)).map(storedExecution);
+    return [...live, ...stored].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  }
+
+  /** `read`'s answer; undefined when the store cannot say (the in-memory ones still answer). */
+  function readOr<T>(read: () => T): T | undefined {
+    try {
+      return read();
+    } catch (error) {
+      log(`executions: cannot read the stored ones: ${(error as Error).message}`);
+      return undefined;
+    }
   }
 
   return { start, get, list };
+}
+
+/** An execution read from the store: ended (or as the store last saw it), nothing left to stream. */
+function storedExecution(row: ExecutionRow): Execution {
+  const record = readRecord(row);
+  return {
+    id: row.id,
+    userId: row.userId,
+    sessionId: row.sessionId,
+    startedAt: new Date(row.startedAt).toISOString(),
+    ...(row.endedAt !== undefined && { completedAt: new Date(row.endedAt).toISOString() }),
+    watch: frozenWatch(record),
+    events: record.events,
+    listeners: new Set(),
+    ended: Promise.resolve(),
+    cancel: () => false,
+    answer: () => {},
+  };
 }
 
 export type Executions = ReturnType<typeof createExecutions>;

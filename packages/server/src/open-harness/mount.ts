@@ -12,16 +12,20 @@ import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
 import type { SessionRegistry } from "../registry.ts";
+import type { ExecutionStore } from "../sqlite/executions.ts";
 
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
   version: string;
+  /** Where executions are kept past their run and the server's life. */
+  executionStore: ExecutionStore;
+  log?: (line: string) => void;
   /** Why the server is going away, or undefined while it serves (health says so). */
   stopping?: () => string | undefined;
 };
 
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
-  const oh: OpenHarness = { app, executions: createExecutions(options.registry), version: options.version, startedAt: new Date().toISOString(), stopping: options.stopping ?? (() => undefined) };
+  const oh: OpenHarness = { app, executions: createExecutions(options.registry, options.executionStore, options.log), version: options.version, startedAt: new Date().toISOString(), stopping: options.stopping ?? (() => undefined) };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);
   mountExecutionRoutes(oh);

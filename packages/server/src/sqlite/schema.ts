@@ -54,6 +54,15 @@ CREATE TABLE IF NOT EXISTS open_mark (
   open INTEGER NOT NULL,
   floor INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS executions (
+  execution_id TEXT NOT NULL PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS executions_by_user ON executions (user_id, started_at);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -63,6 +72,10 @@ CREATE TABLE IF NOT EXISTS deltas (
 ) WITHOUT ROWID;
 `;
 
+// The Open Harness API's executions (sqlite/executions.ts) have a row each: when it started and
+// ended, and what it came to (its events, output, tool calls) as the API layer encodes it. An older
+// server ignores the table.
+//
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):
 // a run of a long conversation adds kilobytes, not the megabytes of all of it.

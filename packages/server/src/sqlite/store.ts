@@ -12,6 +12,7 @@ import { ConversationSpentSchema, HarnessStateSchema, TranscriptMessageSchema, U
 import { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
 import { sessionKey } from "../ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./catalog.ts";
+import { createExecutionStore, type ExecutionStore } from "./executions.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
 import { openDatabaseFile } from "./schema.ts";
@@ -56,6 +57,8 @@ export type SqliteDatabase = {
   sessionsWithRun(): { userId: string; sessionId: string }[];
   /** Listing, creating and renaming sessions; the runner process of each session. */
   catalog: SessionCatalog;
+  /** The Open Harness API's executions. */
+  executions: ExecutionStore;
   /** Write transactions committed so far. */
   transactions(): number;
   /** Times the server's thread blocked for writes still with the writer thread (see WriterLink.waits). */
@@ -253,6 +256,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
       return rows<{ user_id: string; session_id: string }>(selectWithRun).map((r) => ({ userId: r.user_id, sessionId: r.session_id }));
     },
     catalog: createCatalog(db, floor, opening),
+    executions: createExecutionStore(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),
     async storeUnsaved(waitMs, log) {

@@ -1,0 +1,52 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openDatabaseFile } from "./schema.ts";
+import { createExecutionStore, KEEP_ENDED_MS, MAX_KEPT_PER_USER, type ExecutionRow } from "./executions.ts";
+import { testDir } from "../test-helpers.ts";
+
+const row = (id: string, userId: string, startedAt: number, endedAt?: number): ExecutionRow => ({
+  id,
+  userId,
+  sessionId: "s",
+  startedAt,
+  ...(endedAt !== undefined && { endedAt }),
+  record: JSON.stringify({ id }),
+});
+
+test("an ended execution is kept an hour after it ended, one under way for as long as it runs; another user's is not theirs", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  let now = 1_000_000;
+  const store = createExecutionStore(db, () => now);
+  store.put(row("ended", "ann", now, now + 10));
+  store.put(row("running", "ann", now + 1));
+  now += 10 + KEEP_ENDED_MS;
+  assert.deepEqual(store.list("ann").map((r) => r.id), ["running", "ended"]);
+  assert.equal(store.get("bob", "ended"), undefined);
+  now += 1;
+  assert.equal(store.get("ann", "ended"), undefined, "past its hour");
+  assert.deepEqual(store.list("ann").map((r) => r.id), ["running"]);
+  assert.deepEqual(store.unended().map((r) => r.id), ["running"]);
+  store.put({ ...row("running", "ann", 1_000_001, now), record: "{}" });
+  assert.deepEqual(store.get("ann", "running"), { ...row("running", "ann", 1_000_001, now), record: "{}" });
+  assert.deepEqual(store.unended(), []);
+  const left = db.prepare("SELECT execution_id FROM executions").all().map((r) => r.execution_id);
+  assert.deepEqual(left, ["running"], "the expired row is gone from the file");
+});
+
+test("a user keeps at most MAX_KEPT_PER_USER executions: the oldest ended go first, those under way and other users' stay", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const now = 5_000_000;
+  const store = createExecutionStore(db, () => now);
+  store.put(row("under-way", "ann", now - 5000));
+  store.put(row("bobs", "bob", now - 4000, now - 4000));
+  for (let i = 0; i < MAX_KEPT_PER_USER; i++) store.put(row(`e${i}`, "ann", now - 3000 + i, now - 3000 + i));
+  const kept = store.list("ann").map((r) => r.id);
+  assert.equal(kept.length, MAX_KEPT_PER_USER);
+  assert.ok(kept.includes("under-way"));
+  assert.ok(!kept.includes("e0"), "the oldest ended went");
+  assert.ok(kept.includes("e1"));
+  assert.deepEqual(store.list("bob").map((r) => r.id), ["bobs"]);
+});

@@ -1,0 +1,39 @@
+// Shared by the Open Harness end-to-end tests: requests under /v1 as a user, SSE read to its end,
+// and an execution polled until it reaches a state.
+
+export type Sse = { id?: string; data: Record<string, unknown> };
+
+/** The SSE events of a response, to its end. */
+export async function readSse(response: Response): Promise<Sse[]> {
+  const text = await response.text();
+  const events: Sse[] = [];
+  for (const block of text.split("\n\n")) {
+    const lines = block.split("\n");
+    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+    if (!data) continue;
+    const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
+    events.push({ id, data: JSON.parse(data) });
+  }
+  return events;
+}
+
+export const V1 = "/v1/harnesses/harness";
+
+export type Api = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** Requests to the server at `url()` (asked each time: a restarted server has a new one) with JSON
+ * bodies, speaking for `user`. */
+export function apiAs(url: string | (() => string), user = "alice"): Api {
+  const base = typeof url === "string" ? () => url : url;
+  return (path, init = {}) => fetch(`${base()}${path}`, { ...init, headers: { "content-type": "application/json", "x-harness-user": user, ...init.headers } });
+}
+
+/** The execution `id` once `ready` holds for it (asked every 100 ms, for up to 30 s). */
+export async function executionWhen(api: Api, id: string, ready: (execution: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 300; i++) {
+    const { execution } = await (await api(`${V1}/executions/${id}`)).json();
+    if (ready(execution)) return execution;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the execution never ${what}`);
+}

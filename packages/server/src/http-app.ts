@@ -62,7 +62,7 @@ export function createHttpApp(options: {
   // Preflights carry no credentials, so they are answered before the token is asked for.
   const crossOrigin = cors({
     origin: (origin, c) => (guarded || !crossSiteRefusal(c.req.header("host"), origin, allowed) ? origin : null),
-    allowMethods: ["GET", "HEAD", "POST", "PATCH", "DELETE"],
+    allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
     allowHeaders: ["authorization", "content-type", "last-event-id", USER_HEADER],
     exposeHeaders: ["x-execution-id"],
     maxAge: 600,

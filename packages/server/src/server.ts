@@ -218,7 +218,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         process: ownProcess,
       }),
     log,
-    openHarness: { registry, version: currentRunnerVersion, executionStore: db.executions, log },
+    openHarness: { registry, version: currentRunnerVersion, executionStore: db.executions, workDirOf: workspaceOf, log },
     sessions: {
       db,
       registry,

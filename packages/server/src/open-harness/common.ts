@@ -10,6 +10,8 @@ import { HARNESS_ID } from "./manifest.ts";
 export type OpenHarness = {
   app: Hono;
   executions: Executions;
+  /** The directory the runs of a session work in: its workspace, or the server's project. */
+  workDirOf(userId: string, sessionId: string): string;
   version: string;
   startedAt: string;
   stopping: () => string | undefined;

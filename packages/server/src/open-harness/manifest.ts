@@ -34,7 +34,17 @@ export const CAPABILITIES = {
   },
   memory: notHere("memory is CLAUDE.md files in the workspace and the user's settings, not blocks or an archive"),
   subagents: notHere("sub-agents are started by the model (the Task tool) within an execution; their tool calls stream with it"),
-  files: notHere("the workspace is reached by the agent's tools; the Harness REST API lists its paths (GET /sessions/:id/files)"),
+  files: {
+    supported: true,
+    operations: ["files.list", "files.read", "files.download", "files.write", "files.mkdir", "files.delete"],
+    limitations: [
+      "the workspace is a session's: every call names one of the user's sessions by session_id (in the query; in the body of mkdir), and acts in the directory its runs work in (the server's project, when it serves one)",
+      "paths are relative to the workspace (\"/\" alone lists the workspace itself): an absolute path, a \"..\" segment or a symbolic link leading out of the workspace is refused 400",
+      "a write takes at most 10 MiB (413 beyond); a list answers at most 10000 entries (then truncated: true); links are listed as what they lead to, those leading out of the workspace are left out",
+      "mime_type comes from the extension, else from the first bytes (text/plain or application/octet-stream)",
+      "search, upload, upload-batch and download-batch are not implemented (501)",
+    ],
+  },
   hooks: notHere("hooks come from the settings files; they are not managed over this API"),
   planning: notHere("the agent's todo list shows in the WebSocket state, not as a plan over this API"),
   models: notHere("the model is chosen by the server's configuration or a WebSocket client's configure command"),

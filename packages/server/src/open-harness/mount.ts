@@ -9,6 +9,7 @@ import { createExecutions } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";
 import { unimplementedCapability } from "./not-implemented.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
+import { mountFileRoutes } from "./routes-files.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
 import type { SessionRegistry } from "../registry.ts";
@@ -19,16 +20,26 @@ export type OpenHarnessOptions = {
   version: string;
   /** Where executions are kept past their run and the server's life. */
   executionStore: ExecutionStore;
+  /** The directory the runs of a session work in: its workspace, or the server's project. */
+  workDirOf(userId: string, sessionId: string): string;
   log?: (line: string) => void;
   /** Why the server is going away, or undefined while it serves (health says so). */
   stopping?: () => string | undefined;
 };
 
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
-  const oh: OpenHarness = { app, executions: createExecutions(options.registry, options.executionStore, options.log), version: options.version, startedAt: new Date().toISOString(), stopping: options.stopping ?? (() => undefined) };
+  const oh: OpenHarness = {
+    app,
+    executions: createExecutions(options.registry, options.executionStore, options.log),
+    workDirOf: options.workDirOf,
+    version: options.version,
+    startedAt: new Date().toISOString(),
+    stopping: options.stopping ?? (() => undefined),
+  };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);
   mountExecutionRoutes(oh);
+  mountFileRoutes(oh);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -1,0 +1,128 @@
+// Files over the Open Harness API: the workspace of one of the user's sessions (session_id, in the
+// query or the mkdir body), the directory its runs work in, listed, read (or downloaded), written,
+// made and deleted. Paths are relative to it and never lead out of it (workspace-paths.ts).
+import { Readable } from "node:stream";
+import type { Context } from "hono";
+import { z } from "zod";
+import { IdSchema } from "../ids.ts";
+import { bodyOf, check } from "../sessions/api.ts";
+import { ApiError } from "./errors.ts";
+import { contentTypeOf } from "./file-types.ts";
+import { forward } from "./forward.ts";
+import { H, handle, harnessOf, queryOf, userOfRequest, type OpenHarness } from "./common.ts";
+import { deleteAt, LIST_MAX, listFiles, makeDirectory, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
+import { WorkspacePath } from "./workspace-paths.ts";
+
+const Flag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
+const SessionQuery = z.object({ session_id: IdSchema }).passthrough();
+const ListQuery = SessionQuery.extend({
+  // "/" (the spec's default) is the workspace itself; any other absolute path is refused.
+  path: z.preprocess((path) => (path === "/" ? "" : path), WorkspacePath).optional(),
+  recursive: Flag.optional(),
+});
+const DeleteQuery = SessionQuery.extend({ recursive: Flag.optional() });
+const MkdirBody = z.strictObject({ session_id: IdSchema, path: WorkspacePath });
+const MiB = 1024 * 1024;
+
+/** The directory the runs of the user's session `sessionId` work in; 404 for a session they have not. */
+async function workspaceOf(oh: OpenHarness, c: Context, sessionId: string): Promise<string> {
+  const userId = userOfRequest(c);
+  await forward(oh.app, c, "GET", `/sessions/${encodeURIComponent(sessionId)}?userId=${encodeURIComponent(userId)}`);
+  return oh.workDirOf(userId, sessionId);
+}
+
+/** The path the route names, checked. */
+function pathOf(c: Context): string {
+  return check(WorkspacePath, c.req.param("path") ?? "", "path");
+}
+
+/** The request's body, at most WRITE_MAX_BYTES, as it came (the bytes of the file). */
+async function contentOf(c: Context): Promise<Uint8Array> {
+  const tooLarge = () => new ApiError(413, "payload_too_large", `body: a file written over this API is at most ${WRITE_MAX_BYTES / MiB} MiB`, "files.write");
+  if (Number(c.req.header("content-length")) > WRITE_MAX_BYTES) throw tooLarge();
+  const encoding = c.req.header("content-encoding");
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") throw new ApiError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not supported: send the file as it is`, "files.write");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of c.req.raw.body ?? []) {
+    size += chunk.byteLength;
+    if (size > WRITE_MAX_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The file's bytes as the answer, typed; as an attachment when `download` names it. */
+async function sendFile(oh: OpenHarness, c: Context, download?: string): Promise<Response> {
+  harnessOf(c);
+  const { session_id } = queryOf(c, SessionQuery);
+  const relative = download === undefined ? pathOf(c) : check(WorkspacePath, download, "path");
+  const { handle: file, info } = await openFile(await workspaceOf(oh, c, session_id), relative);
+  const headers: Record<string, string> = {
+    "content-type": contentTypeOf(info.mime_type!),
+    "content-length": String(info.size_bytes),
+    "last-modified": new Date(info.modified_at).toUTCString(),
+    // A workspace's HTML is shown as text's bytes, never run as a page of this server.
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "sandbox",
+  };
+  if (download !== undefined) headers["content-disposition"] = `attachment; filename="${info.name.replace(/["\\\r\n]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(info.name)}`;
+  if (c.req.method === "HEAD") {
+    await file.close();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(Readable.toWeb(file.createReadStream()) as ReadableStream, { status: 200, headers });
+}
+
+export function mountFileRoutes(oh: OpenHarness): void {
+  const { app } = oh;
+  app.get(
+    `${H}/files`,
+    handle(async (c) => {
+      harnessOf(c);
+      const query = queryOf(c, ListQuery);
+      const relative = query.path ?? "";
+      const { files, truncated } = await listFiles(await workspaceOf(oh, c, query.session_id), relative, query.recursive ?? false);
+      return c.json({ files, path: relative === "" ? "/" : relative, ...(truncated && { truncated: true, limit: LIST_MAX }) });
+    }),
+  );
+  app.post(
+    `${H}/files/mkdir`,
+    handle(async (c) => {
+      harnessOf(c);
+      const body = check(MkdirBody, await bodyOf(c));
+      const made = await makeDirectory(await workspaceOf(oh, c, body.session_id), body.path);
+      return c.json(made, made.created ? 201 : 200);
+    }),
+  );
+  // files/{path}/download is the download of {path}: where the spec's two routes overlap (a file
+  // named "download" in a folder), the download wins.
+  app.get(
+    `${H}/files/:path{.+}`,
+    handle((c) => {
+      const path = c.req.param("path") ?? "";
+      return path.endsWith("/download") ? sendFile(oh, c, path.slice(0, -"/download".length)) : sendFile(oh, c);
+    }),
+  );
+  app.put(
+    `${H}/files/:path{.+}`,
+    handle(async (c) => {
+      harnessOf(c);
+      const { session_id } = queryOf(c, SessionQuery);
+      const relative = pathOf(c);
+      const root = await workspaceOf(oh, c, session_id);
+      const written = await writeFileAt(root, relative, await contentOf(c));
+      return c.json(written, written.created ? 201 : 200);
+    }),
+  );
+  app.delete(
+    `${H}/files/:path{.+}`,
+    handle(async (c) => {
+      harnessOf(c);
+      const query = queryOf(c, DeleteQuery);
+      const relative = pathOf(c);
+      await deleteAt(await workspaceOf(oh, c, query.session_id), relative, query.recursive ?? false);
+      return c.body(null, 204);
+    }),
+  );
+}

@@ -1,0 +1,129 @@
+// The files operations on a session's workspace, once the route has checked who asks: paths as
+// WorkspacePath gives them (relative, "" for the workspace itself), confined to it (confined()).
+import { constants, type Stats } from "node:fs";
+import { open, readdir, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { join, posix } from "node:path";
+import { makeDirs } from "@harness/agent/make-dirs";
+import { isWithin, realPathOf } from "@harness/agent/real-paths";
+import { ApiError } from "./errors.ts";
+import { mimeTypeOf } from "./file-types.ts";
+import { confined, entryAt } from "./workspace-paths.ts";
+
+/** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
+export const LIST_MAX = 10_000;
+export const WRITE_MAX_BYTES = 10 * 1024 * 1024;
+
+export type FileInfo = { path: string; name: string; type: "file" | "directory"; size_bytes?: number; mime_type?: string; modified_at: string };
+
+async function infoOf(relative: string, real: string, stats: Stats): Promise<FileInfo> {
+  const file = stats.isFile();
+  return {
+    path: relative,
+    name: posix.basename(relative),
+    type: file ? "file" : "directory",
+    ...(file && { size_bytes: stats.size, mime_type: await mimeTypeOf(real) }),
+    modified_at: stats.mtime.toISOString(),
+  };
+}
+
+const notFound = (relative: string) => new ApiError(404, "file_not_found", `no file "${relative}" in the session's workspace`);
+
+/** The entries of the directory `relative` (all below it with `recursive`), sorted by path. Links
+ * are shown as what they lead to, when that is inside the workspace; others are left out. A
+ * workspace no run has made yet is empty. */
+export async function listFiles(root: string, relative: string, recursive: boolean): Promise<{ files: FileInfo[]; truncated: boolean }> {
+  const real = await confined(root, relative);
+  const stats = await stat(real).catch(() => undefined);
+  if (!stats) {
+    if (relative === "") return { files: [], truncated: false };
+    throw notFound(relative);
+  }
+  if (!stats.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory: read it with GET .../files/${relative}`);
+  const realRoot = realPathOf(root);
+  const files: FileInfo[] = [];
+  const pending = [{ dir: real, under: relative }];
+  while (pending.length > 0) {
+    const { dir, under } = pending.shift()!;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (files.length >= LIST_MAX) return { files: sorted(files), truncated: true };
+      const full = join(dir, entry.name);
+      const path = under === "" ? entry.name : `${under}/${entry.name}`;
+      const target = entry.isSymbolicLink() ? realPathOf(full) : full;
+      if (!isWithin(target, realRoot)) continue;
+      const info = await stat(target).catch(() => undefined);
+      if (!info || !(info.isFile() || info.isDirectory())) continue;
+      files.push(await infoOf(path, target, info));
+      // Links are not entered: they could lead back up, round and round.
+      if (recursive && info.isDirectory() && !entry.isSymbolicLink()) pending.push({ dir: full, under: path });
+    }
+  }
+  return { files: sorted(files), truncated: false };
+}
+
+const sorted = (files: FileInfo[]) => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+/** The file `relative`, opened for reading (never through a link at its end: confined() resolved
+ * those), with what it is. */
+export async function openFile(root: string, relative: string) {
+  if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, a directory: list it with GET .../files");
+  const real = await confined(root, relative);
+  const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw notFound(relative);
+    throw error;
+  });
+  if (!stats.isFile()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file: list it with GET .../files?path=${encodeURIComponent(relative)}`);
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+  return { handle, info: await infoOf(relative, real, stats) };
+}
+
+/** Writes `content` to `relative`, making the directories it needs. */
+export async function writeFileAt(root: string, relative: string, content: Uint8Array): Promise<{ file: FileInfo; created: boolean }> {
+  if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a file in it");
+  const real = await confined(root, relative);
+  const before = await entryAt(real);
+  if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
+  await makeDirsOrSay(posix.dirname(real), relative);
+  const handle = await open(real, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  try {
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+  return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+}
+
+/** Makes the directory `relative` and those above it. */
+export async function makeDirectory(root: string, relative: string): Promise<{ file: FileInfo; created: boolean }> {
+  if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a directory in it");
+  const real = await confined(root, relative);
+  const before = await entryAt(real);
+  if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
+  await makeDirsOrSay(real, relative);
+  return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+}
+
+async function makeDirsOrSay(dir: string, relative: string): Promise<void> {
+  await makeDirs(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EEXIST" || error.code === "ENOTDIR") throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);
+    throw error;
+  });
+}
+
+/** Deletes the file, link (never what it leads to) or empty directory `relative`; a directory with
+ * what it holds only with `recursive`. */
+export async function deleteAt(root: string, relative: string, recursive: boolean): Promise<void> {
+  if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, which goes with its session (delete the session)");
+  const real = await confined(root, relative, false);
+  const entry = await entryAt(real);
+  if (!entry) throw notFound(relative);
+  if (!entry.isDirectory()) return unlink(real);
+  if (recursive) return rm(real, { recursive: true });
+  await rmdir(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOTEMPTY" || error.code === "EEXIST") {
+      throw new ApiError(409, "directory_not_empty", `path: "${relative}" is a directory that is not empty: send recursive=true to delete it with what it holds`);
+    }
+    throw error;
+  });
+}
+

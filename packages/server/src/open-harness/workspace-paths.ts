@@ -1,0 +1,47 @@
+// Paths of a session's workspace as the files routes take them: relative to it, and leading nowhere
+// else. Their words are checked first (no absolute path, no "..", no NUL), then where they really
+// lead: a symbolic link on the way that points out of the workspace is refused too.
+import { lstat } from "node:fs/promises";
+import { join, posix } from "node:path";
+import { z } from "zod";
+import { isWithin, realPathOf } from "@harness/agent/real-paths";
+import { ApiError } from "./errors.ts";
+
+/** The longest path taken (PATH_MAX on Linux), in bytes. */
+export const PATH_MAX_BYTES = 4096;
+
+/** A path relative to the workspace ("" for the workspace itself), as a request gives it. */
+export const WorkspacePath = z
+  .string()
+  .refine((path) => Buffer.byteLength(path) <= PATH_MAX_BYTES, `must be at most ${PATH_MAX_BYTES} bytes`)
+  .refine((path) => !path.includes("\0"), "must not contain NUL")
+  .refine((path) => !path.startsWith("/"), "must be relative to the session's workspace, not absolute")
+  .refine((path) => !path.startsWith("~"), 'must be relative to the session\'s workspace: "~" names a home, which is not offered')
+  .refine((path) => !path.split("/").includes(".."), 'must not contain ".." segments')
+  .transform((path) => {
+    const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
+    return normal === "." ? "" : normal;
+  });
+
+/** Where `relative` (checked by WorkspacePath) really leads below `root`, links followed (the last
+ * one too unless `followLast` is false: a delete removes the link, not what it leads to). 400 when
+ * that is outside the workspace. */
+export async function confined(root: string, relative: string, followLast = true): Promise<string> {
+  const realRoot = realPathOf(root);
+  const target = join(realRoot, relative);
+  const parent = realPathOf(posix.dirname(target));
+  const real = followLast ? realPathOf(target) : join(parent, posix.basename(target));
+  if (relative !== "" && (!isWithin(parent, realRoot) || !isWithin(real, realRoot))) {
+    throw new ApiError(400, "invalid_request", `path: "${relative}" goes through a symbolic link that leads outside the session's workspace`);
+  }
+  return real;
+}
+
+/** What is at `real` without following a link there; undefined when nothing is. */
+export async function entryAt(real: string) {
+  return lstat(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    if (error.code === "ENOTDIR") throw new ApiError(400, "invalid_request", "path: a part of it is a file, not a directory");
+    throw error;
+  });
+}

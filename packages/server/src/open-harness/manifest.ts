@@ -46,7 +46,15 @@ export const CAPABILITIES = {
     ],
   },
   hooks: notHere("hooks come from the settings files; they are not managed over this API"),
-  planning: notHere("the agent's todo list shows in the WebSocket state, not as a plan over this API"),
+  planning: {
+    supported: true,
+    operations: ["planning.get", "planning.listTasks", "planning.stream"],
+    limitations: [
+      "an execution's plan is the todo list its run kept with the TodoWrite tool (the last list a call set; empty when it set none); tasks are numbered by their place in the list",
+      "the plan is the model's: planning.update and planning.updateTask are not implemented (501)",
+      "plan.stream sends task.added, task.updated and task.removed (never plan.reordered), numbered for Last-Event-ID, and ends when the execution does",
+    ],
+  },
   models: notHere("the model is chosen by the server's configuration or a WebSocket client's configure command"),
 } satisfies Record<string, DomainCapability>;
 

@@ -10,6 +10,7 @@ import { HARNESS_ID } from "./manifest.ts";
 import { unimplementedCapability } from "./not-implemented.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
+import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
 import type { SessionRegistry } from "../registry.ts";
@@ -40,6 +41,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountSessionRoutes(oh);
   mountExecutionRoutes(oh);
   mountFileRoutes(oh);
+  mountPlanRoutes(oh);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -12,7 +12,7 @@ test("a request for an operation of the spec that is not implemented is named by
     ["GET", "/harnesses/harness/files/src/index.ts", undefined],
     ["POST", "/harnesses/harness/files/search", "files.search"],
     ["HEAD", "/harnesses/harness/skills", "skills.list"],
-    ["GET", "/harnesses/harness/executions/e1/plan/tasks", "planning.listTasks"],
+    ["PATCH", "/harnesses/harness/executions/e1/plan/tasks/1", "planning.updateTask"],
     ["POST", "/harnesses", "harnesses.register"],
     ["GET", "/harnesses/harness/nothing", undefined],
     ["POST", "/harnesses/harness/agents/a1", undefined],

@@ -27,7 +27,7 @@ const ListQuery = PaginationSchema.extend({
 const InputBody = z.strictObject({ data: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(10_000, "must be at most 10000 characters") });
 const YES = /^(y|yes|approve|allow)$/i;
 const NO = /^(n|no|deny)$/i;
-const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
+export const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
 
 function executionShape(execution: Execution) {
   const [waitsFor] = execution.watch.awaiting();
@@ -42,6 +42,15 @@ function executionShape(execution: Execution) {
     // What the run waits for (a tool call's approval), answered by POST …/input yes or no.
     ...(waitsFor && { pending_input: { tool_call_id: waitsFor.toolCallId, tool_name: waitsFor.toolName, prompt: waitsFor.description } }),
   };
+}
+
+/** The user's execution the path names (:executionId). */
+export function executionNamed(oh: OpenHarness, c: Context): Execution {
+  harnessOf(c);
+  const id = c.req.param("executionId")!;
+  const execution = oh.executions.get(userOfRequest(c), id);
+  if (!execution) throw new ApiError(404, "execution_not_found", `no execution "${id}" (executions are kept for an hour after they end)`);
+  return execution;
 }
 
 export function mountExecutionRoutes(oh: OpenHarness): void {
@@ -59,14 +68,7 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
     return executions.start(userId, sessionId, body.message);
   }
 
-  /** The user's execution named by the path. */
-  function executionOf(c: Context): Execution {
-    harnessOf(c);
-    const id = c.req.param("executionId")!;
-    const execution = executions.get(userOfRequest(c), id);
-    if (!execution) throw new ApiError(404, "execution_not_found", `no execution "${id}" (executions are kept for an hour after they end)`);
-    return execution;
-  }
+  const executionOf = (c: Context) => executionNamed(oh, c);
 
   app.post(
     `${H}/execute`,

@@ -1,0 +1,66 @@
+// Planning over the Open Harness API: an execution's plan (the todo list its run keeps, plan.ts),
+// whole, as tasks, or streamed as the changes that made it. Read only: the list is the model's.
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { check } from "../sessions/api.ts";
+import { H, handle, queryOf, type OpenHarness } from "./common.ts";
+import type { Execution } from "./executions.ts";
+import { planEvents, planHistory } from "./plan.ts";
+import { executionNamed, LastEventId } from "./routes-executions.ts";
+
+const TasksQuery = z.object({ status: z.enum(["pending", "in_progress", "completed"]).optional() }).passthrough();
+
+function planOf(execution: Execution) {
+  const last = planHistory(execution.events, execution.watch.detailed()).at(-1);
+  return { execution_id: execution.id, tasks: last?.tasks ?? [], updated_at: last?.at ?? execution.startedAt };
+}
+
+/** The plan's changes after Last-Event-ID (all, without it), then live ones, until the execution
+ * ends. Numbered from 1, as they happened. */
+function streamPlan(c: Context, execution: Execution, after: number): Response {
+  return streamSSE(c, async (stream) => {
+    let next = after;
+    let wake: (() => void) | undefined;
+    const listener = () => wake?.();
+    execution.listeners.add(listener);
+    stream.onAbort(listener);
+    try {
+      while (!stream.aborted) {
+        const changes = planEvents(execution.events, execution.watch.detailed());
+        while (next < changes.length) {
+          const change = changes[next++];
+          await stream.writeSSE({ id: String(next), data: JSON.stringify(change) });
+        }
+        if (execution.watch.finished) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      execution.listeners.delete(listener);
+    }
+  });
+}
+
+export function mountPlanRoutes(oh: OpenHarness): void {
+  const { app } = oh;
+  app.get(
+    `${H}/executions/:executionId/plan`,
+    handle((c) => c.json({ plan: planOf(executionNamed(oh, c)) })),
+  );
+  app.get(
+    `${H}/executions/:executionId/plan/tasks`,
+    handle((c) => {
+      const execution = executionNamed(oh, c);
+      const { status } = queryOf(c, TasksQuery);
+      return c.json({ tasks: planOf(execution).tasks.filter((task) => (status ?? task.status) === task.status) });
+    }),
+  );
+  app.get(
+    `${H}/executions/:executionId/plan/stream`,
+    handle((c) => {
+      const execution = executionNamed(oh, c);
+      const last = c.req.header("last-event-id");
+      return streamPlan(c, execution, last === undefined ? 0 : check(LastEventId, last, "Last-Event-ID"));
+    }),
+  );
+}

@@ -218,7 +218,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         process: ownProcess,
       }),
     log,
-    openHarness: { registry, version: currentRunnerVersion, executionStore: db.executions, workDirOf: workspaceOf, log },
+    openHarness: { registry, version: currentRunnerVersion, executionStore: db.executions, workDirOf: workspaceOf, home: config.env.HOME || homedir(), log },
     sessions: {
       db,
       registry,

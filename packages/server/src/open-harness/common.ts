@@ -12,6 +12,8 @@ export type OpenHarness = {
   executions: Executions;
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
+  /** The home directory the runs have (their user's skills and settings are there). */
+  home: string;
   version: string;
   startedAt: string;
   stopping: () => string | undefined;

@@ -8,8 +8,23 @@ const notHere = (what: string): DomainCapability => ({ supported: false, operati
 
 export const CAPABILITIES = {
   agents: notHere("one agent per session, configured by settings files (CLAUDE.md, .claude/agents), not over this API"),
-  skills: notHere("skills are read from .claude/skills in the workspace and the user's settings; they are not managed over this API"),
-  mcp: notHere("MCP servers come from the settings files (.mcp.json); they are not managed over this API"),
+  skills: {
+    supported: true,
+    operations: ["skills.list", "skills.get"],
+    limitations: [
+      "read only, per session (session_id in the query): the skills its last run had, or before its first run those it would find; they are installed in .claude/skills of the workspace or of the user's home, not over this API",
+      "description and dates come from the skill's SKILL.md; version and vendor are empty; category is user for the user's and the workspace's skills (scope says which), plugin for a plugin's, builtin for one whose file the server does not find",
+    ],
+  },
+  mcp: {
+    supported: true,
+    operations: ["mcp.list", "mcp.get", "mcp.listTools"],
+    limitations: [
+      "read only, per session (session_id in the query): the servers as its last run reported them when it was set up (none before its first run); they come from the settings files (.mcp.json, ~/.claude.json), not this API",
+      "no transport is reported; tools have their names only (no description or input_schema); resources, prompts and health are not reported (listResources, listPrompts and health answer 501)",
+      "status is connected, error (the run's failed) or disconnected (any other: needs-auth, pending…; harness_status holds the run's own)",
+    ],
+  },
   execution: {
     supported: true,
     operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls", "execution.sendInput"],

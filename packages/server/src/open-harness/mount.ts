@@ -10,6 +10,8 @@ import { HARNESS_ID } from "./manifest.ts";
 import { unimplementedCapability } from "./not-implemented.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
+import { mountMcpRoutes } from "./routes-mcp.ts";
+import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
@@ -23,6 +25,8 @@ export type OpenHarnessOptions = {
   executionStore: ExecutionStore;
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
+  /** The home directory the runs have (their user's skills and settings are there). */
+  home: string;
   log?: (line: string) => void;
   /** Why the server is going away, or undefined while it serves (health says so). */
   stopping?: () => string | undefined;
@@ -33,6 +37,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     app,
     executions: createExecutions(options.registry, options.executionStore, options.log),
     workDirOf: options.workDirOf,
+    home: options.home,
     version: options.version,
     startedAt: new Date().toISOString(),
     stopping: options.stopping ?? (() => undefined),
@@ -42,6 +47,8 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountExecutionRoutes(oh);
   mountFileRoutes(oh);
   mountPlanRoutes(oh);
+  mountMcpRoutes(oh);
+  mountSkillRoutes(oh);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -11,7 +11,7 @@ test("a request for an operation of the spec that is not implemented is named by
     ["POST", "/harnesses/harness/files/upload-batch", "files.uploadBatch"],
     ["GET", "/harnesses/harness/files/src/index.ts", undefined],
     ["POST", "/harnesses/harness/files/search", "files.search"],
-    ["HEAD", "/harnesses/harness/skills", "skills.list"],
+    ["HEAD", "/harnesses/harness/skills/s1/download", "skills.download"],
     ["PATCH", "/harnesses/harness/executions/e1/plan/tasks/1", "planning.updateTask"],
     ["POST", "/harnesses", "harnesses.register"],
     ["GET", "/harnesses/harness/nothing", undefined],

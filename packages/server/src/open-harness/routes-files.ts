@@ -8,13 +8,12 @@ import { IdSchema } from "../ids.ts";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { contentTypeOf } from "./file-types.ts";
-import { forward } from "./forward.ts";
-import { H, handle, harnessOf, queryOf, userOfRequest, type OpenHarness } from "./common.ts";
+import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
+import { SessionQuery, sessionOf } from "./session-of.ts";
 import { deleteAt, LIST_MAX, listFiles, makeDirectory, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
 import { WorkspacePath } from "./workspace-paths.ts";
 
 const Flag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
-const SessionQuery = z.object({ session_id: IdSchema }).passthrough();
 const ListQuery = SessionQuery.extend({
   // "/" (the spec's default) is the workspace itself; any other absolute path is refused.
   path: z.preprocess((path) => (path === "/" ? "" : path), WorkspacePath).optional(),
@@ -26,8 +25,7 @@ const MiB = 1024 * 1024;
 
 /** The directory the runs of the user's session `sessionId` work in; 404 for a session they have not. */
 async function workspaceOf(oh: OpenHarness, c: Context, sessionId: string): Promise<string> {
-  const userId = userOfRequest(c);
-  await forward(oh.app, c, "GET", `/sessions/${encodeURIComponent(sessionId)}?userId=${encodeURIComponent(userId)}`);
+  const { userId } = await sessionOf(oh, c, sessionId);
   return oh.workDirOf(userId, sessionId);
 }
 

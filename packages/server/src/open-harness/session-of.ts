@@ -1,0 +1,18 @@
+// The routes whose operations the spec gives no session (files, MCP servers, skills) act on one of
+// the user's sessions, named by session_id: read through the sessions API (forward()), with its
+// rules (another user's session is not found).
+import type { Context } from "hono";
+import { z } from "zod";
+import type { SessionRead } from "@harness/protocol";
+import { IdSchema } from "../ids.ts";
+import { forward } from "./forward.ts";
+import { userOfRequest, type OpenHarness } from "./common.ts";
+
+export const SessionQuery = z.object({ session_id: IdSchema }).passthrough();
+
+/** The user's session `sessionId`, as it is now; 404 (session_not_found) for one they have not. */
+export async function sessionOf(oh: OpenHarness, c: Context, sessionId: string): Promise<{ userId: string; read: SessionRead }> {
+  const userId = userOfRequest(c);
+  const read = await forward<SessionRead>(oh.app, c, "GET", `/sessions/${encodeURIComponent(sessionId)}?userId=${encodeURIComponent(userId)}`);
+  return { userId, read };
+}

@@ -65,3 +65,28 @@ test("after a restart, an ended execution keeps its status, result, tool calls a
     await h.close();
   }
 });
+
+test("an execution under way when the server is stopped (SIGTERM) reads as failed after the restart, saying why", async () => {
+  const h = await startHarness();
+  const api = apiAs(() => h.server.url);
+  try {
+    h.fake.push({ text: ["half an ans"], hold: new Promise(() => {}) });
+    const started = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "long job" }) })).json();
+    for (let i = 0; i < 300; i++) {
+      const history = await (await api(`${V1}/sessions/${started.session_id}/history`)).json();
+      if (history.data[1]?.content === "half an ans") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await h.server.stop("SIGTERM");
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });
+    const execution = (await (await api(`${V1}/executions/${started.execution_id}`)).json()).execution;
+    assert.equal(execution.status, "failed");
+    const events = (await readSse(await api(`${V1}/executions/${started.execution_id}/stream`))).map((e) => e.data);
+    assert.equal(events[0].type, "text");
+    assert.deepEqual(events.slice(-2).map((e) => e.type), ["error", "done"]);
+    assert.equal(events.at(-2)!.code, "server_stopped");
+    assert.match(String(events.at(-2)!.message), /server stopped/);
+  } finally {
+    await h.close();
+  }
+});

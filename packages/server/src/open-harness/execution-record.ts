@@ -67,17 +67,28 @@ export function interrupted(record: ExecutionRecord): ExecutionRecord {
   };
 }
 
-/** A watch frozen at `record`: ended (or as the store last saw it), waiting for nothing. */
-export function frozenWatch(record: ExecutionRecord): WatchView {
-  const finished = record.status === "completed" || record.status === "failed" || record.status === "cancelled";
+const STATUSES = new Set<string>(["pending", "running", "completed", "failed", "cancelled"]);
+
+/** A stored status word as the API's (a word this version does not know: failed). */
+export function statusOf(word: string): ExecutionStatus {
+  return STATUSES.has(word) ? (word as ExecutionStatus) : "failed";
+}
+
+/** A watch frozen at its stored `status`, waiting for nothing; what it did is read from `record()`
+ * only when asked (a list reads the status alone). */
+export function frozenWatch(status: ExecutionStatus, record: () => ExecutionRecord): WatchView {
   return {
-    status: record.status,
-    finished,
-    output: record.output,
-    usage: record.usage,
+    status,
+    finished: status === "completed" || status === "failed" || status === "cancelled",
+    get output() {
+      return record().output;
+    },
+    get usage() {
+      return record().usage;
+    },
     awaiting: () => [],
-    detailed: () => record.tool_calls,
-    summaries: () => record.summaries,
+    detailed: () => record().tool_calls,
+    summaries: () => record().summaries,
     mine: () => [],
   };
 }

@@ -6,9 +6,9 @@
 import type { ServerMessage } from "@harness/protocol";
 import type { Connection } from "@harness/session";
 import type { SessionRegistry } from "../registry.ts";
-import type { ExecutionRow, ExecutionStore } from "../sqlite/executions.ts";
+import type { ExecutionRow, ExecutionStore, ExecutionSummary } from "../sqlite/executions.ts";
 import { KEEP_ENDED_MS } from "../sqlite/executions.ts";
-import { frozenWatch, interrupted, readRecord, recordOf, type WatchView } from "./execution-record.ts";
+import { frozenWatch, interrupted, readRecord, recordOf, statusOf, type ExecutionRecord, type WatchView } from "./execution-record.ts";
 import { RunWatch, type ExecutionEvent, type ExecutionStatus } from "./run-watch.ts";
 
 export type Execution = {
@@ -41,7 +41,7 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
 
   // What was under way when the last server stopped ended with it.
   try {
-    for (const row of store.unended()) store.put({ ...row, endedAt: Date.now(), record: JSON.stringify(interrupted(readRecord(row))) });
+    for (const row of store.unended()) store.put({ ...row, endedAt: Date.now(), status: "failed", record: JSON.stringify(interrupted(readRecord(row))) });
   } catch (error) {
     log(`executions: cannot write down those the last server left under way: ${(error as Error).message}`);
   }
@@ -55,6 +55,7 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
         sessionId: execution.sessionId,
         startedAt: Date.parse(execution.startedAt),
         ...(execution.completedAt !== undefined && { endedAt: Date.parse(execution.completedAt) }),
+        status: execution.watch.status,
         record: JSON.stringify(recordOf(execution.watch, execution.events)),
       });
       return true;
@@ -139,13 +140,13 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
     const execution = byId.get(id);
     if (execution) return execution.userId === userId ? execution : undefined;
     const row = readOr(() => store.get(userId, id));
-    return row && storedExecution(row);
+    return row && storedExecution(row, () => row);
   }
 
   /** The user's executions, the most recently started first. */
   function list(userId: string): Execution[] {
     const live = [...byId.values()].filter((execution) => execution.userId === userId).reverse();
-    const stored = (readOr(() => store.list(userId)) ?? []).filter((row) => !byId.has(row.id)).map(storedExecution);
+    const stored = (readOr(() => store.list(userId)) ?? []).filter((row) => !byId.has(row.id)).map((row) => storedExecution(row, () => readOr(() => store.get(userId, row.id))));
     return [...live, ...stored].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
   }
 
@@ -162,17 +163,22 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
   return { start, get, list };
 }
 
-/** An execution read from the store: ended (or as the store last saw it), nothing left to stream. */
-function storedExecution(row: ExecutionRow): Execution {
-  const record = readRecord(row);
+/** An execution read from the store: ended (or as the store last saw it), nothing left to stream.
+ * Its record (every event of its run) is read from `load()` only when asked. */
+function storedExecution(summary: ExecutionSummary, load: () => ExecutionRow | undefined): Execution {
+  let record: ExecutionRecord | undefined;
+  // Gone meanwhile (past its hour): read as a record that does not read.
+  const full = () => (record ??= readRecord(load() ?? { ...summary, record: "" }));
   return {
-    id: row.id,
-    userId: row.userId,
-    sessionId: row.sessionId,
-    startedAt: new Date(row.startedAt).toISOString(),
-    ...(row.endedAt !== undefined && { completedAt: new Date(row.endedAt).toISOString() }),
-    watch: frozenWatch(record),
-    events: record.events,
+    id: summary.id,
+    userId: summary.userId,
+    sessionId: summary.sessionId,
+    startedAt: new Date(summary.startedAt).toISOString(),
+    ...(summary.endedAt !== undefined && { completedAt: new Date(summary.endedAt).toISOString() }),
+    watch: frozenWatch(statusOf(summary.status), full),
+    get events() {
+      return full().events;
+    },
     listeners: new Set(),
     ended: Promise.resolve(),
     cancel: () => false,

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DeltaOperation, HarnessState, ServerMessage } from "@harness/protocol";
+import { INTERRUPTED_MESSAGE } from "@harness/session";
 import { RunWatch, type ExecutionEvent } from "./run-watch.ts";
 
 const before: HarnessState = {
@@ -115,4 +116,18 @@ test("a refused submit fails the execution before it runs; other error frames sa
   assert.equal((events[0] as { code: string }).code, "busy");
   watch.frame(refused);
   assert.equal(events.length, 2, "nothing after done");
+});
+
+test("a run the server interrupted as it stopped is a failed execution saying so, not a cancelled one", () => {
+  const { watch, events, delta } = watching();
+  delta(...started);
+  delta({ type: "append-text", path: ["messages", "3", "content"], value: "half" });
+  delta(
+    { type: "set", path: ["messages", "3", "status"], value: "cancelled" },
+    { type: "set", path: ["status"], value: "error" },
+    { type: "set", path: ["error"], value: INTERRUPTED_MESSAGE },
+  );
+  assert.equal(watch.status, "failed");
+  assert.deepEqual(events.slice(-2).map((e) => e.type), ["error", "done"]);
+  assert.deepEqual(events.at(-2), { type: "error", code: "server_stopped", message: INTERRUPTED_MESSAGE, recoverable: false });
 });

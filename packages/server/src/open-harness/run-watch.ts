@@ -3,6 +3,7 @@
 // from its prompt's user message on (a run another client started meanwhile is not its). Pure:
 // frames in, events out.
 import { applyOperations, type HarnessMessage, type HarnessState, type ServerMessage, type Usage } from "@harness/protocol";
+import { INTERRUPTED_MESSAGE } from "@harness/session";
 
 export type UsageStats = { input_tokens: number; output_tokens: number; total_tokens: number };
 export type ExecutionEvent =
@@ -105,8 +106,14 @@ export class RunWatch {
     const last = mine.at(-1)!;
     if (UNDER_WAY.has(state.status) || last.status === "running") return;
     this.usage = usageBetween(this.#usageBefore, state.usage);
-    if (last.status === "cancelled") this.status = "cancelled";
-    else if (last.status === "error" || state.status === "error") {
+    // A run the server interrupted as it stopped ends cancelled with the session in error: that is
+    // no cancel of anyone's.
+    const interrupted = state.error === INTERRUPTED_MESSAGE;
+    if (last.status === "cancelled" && !interrupted) this.status = "cancelled";
+    else if (interrupted) {
+      this.status = "failed";
+      this.#emit({ type: "error", code: "server_stopped", message: INTERRUPTED_MESSAGE, recoverable: false });
+    } else if (last.status === "error" || state.status === "error") {
       this.status = "failed";
       this.#emit({ type: "error", code: "run_failed", message: state.error || "the run failed", recoverable: true });
     } else this.status = "completed";

@@ -11,6 +11,7 @@ const row = (id: string, userId: string, startedAt: number, endedAt?: number): E
   sessionId: "s",
   startedAt,
   ...(endedAt !== undefined && { endedAt }),
+  status: endedAt === undefined ? "running" : "completed",
   record: JSON.stringify({ id }),
 });
 
@@ -30,6 +31,7 @@ test("an ended execution is kept an hour after it ended, one under way for as lo
   assert.deepEqual(store.unended().map((r) => r.id), ["running"]);
   store.put({ ...row("running", "ann", 1_000_001, now), record: "{}" });
   assert.deepEqual(store.get("ann", "running"), { ...row("running", "ann", 1_000_001, now), record: "{}" });
+  assert.deepEqual(store.list("ann"), [{ id: "running", userId: "ann", sessionId: "s", startedAt: 1_000_001, endedAt: now, status: "completed" }], "listed without records");
   assert.deepEqual(store.unended(), []);
   const left = db.prepare("SELECT execution_id FROM executions").all().map((r) => r.execution_id);
   assert.deepEqual(left, ["running"], "the expired row is gone from the file");

@@ -17,8 +17,12 @@ export type ExecutionRow = {
   /** Times in ms since the epoch; `endedAt` undefined while it runs. */
   startedAt: number;
   endedAt?: number;
+  /** The API layer's status word, readable without the record. */
+  status: string;
   record: string;
 };
+/** A row without its record (which can be large: every event of the run). */
+export type ExecutionSummary = Omit<ExecutionRow, "record">;
 
 export type ExecutionStore = {
   /** Writes the row (the whole of it), and drops the user's rows past their keeping. Throws
@@ -26,30 +30,33 @@ export type ExecutionStore = {
   put(row: ExecutionRow): void;
   /** The user's execution of that id, while kept. */
   get(userId: string, id: string): ExecutionRow | undefined;
-  /** The user's kept executions, the most recently started first. */
-  list(userId: string): ExecutionRow[];
+  /** The user's kept executions, the most recently started first, without their records. */
+  list(userId: string): ExecutionSummary[];
   /** Executions that never ended (their server died under them), of every user. */
   unended(): ExecutionRow[];
 };
 
-type Row = { execution_id: string; user_id: string; session_id: string; started_at: number; ended_at: number | null; record: string };
+type SummaryRow = { execution_id: string; user_id: string; session_id: string; started_at: number; ended_at: number | null; status: string };
+type Row = SummaryRow & { record: string };
 
-const rowOf = (r: Row): ExecutionRow => ({
+const summaryOf = (r: SummaryRow): ExecutionSummary => ({
   id: r.execution_id,
   userId: r.user_id,
   sessionId: r.session_id,
   startedAt: r.started_at,
   ...(r.ended_at !== null && { endedAt: r.ended_at }),
-  record: r.record,
+  status: r.status,
 });
+const rowOf = (r: Row): ExecutionRow => ({ ...summaryOf(r), record: r.record });
 
 /** `now`: the clock (tests move it). */
 export function createExecutionStore(db: DatabaseSync, now: () => number = Date.now): ExecutionStore {
-  const COLUMNS = "execution_id, user_id, session_id, started_at, ended_at, record";
+  const SUMMARY = "execution_id, user_id, session_id, started_at, ended_at, status";
+  const COLUMNS = `${SUMMARY}, record`;
   const KEPT = "(ended_at IS NULL OR ended_at >= ?)";
   const upsert = db.prepare(
-    `INSERT INTO executions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (execution_id) DO UPDATE SET ended_at = excluded.ended_at, record = excluded.record`,
+    `INSERT INTO executions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (execution_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status, record = excluded.record`,
   );
   const expire = db.prepare("DELETE FROM executions WHERE user_id = ? AND ended_at < ?");
   const count = db.prepare("SELECT COUNT(*) AS n FROM executions WHERE user_id = ?");
@@ -58,7 +65,7 @@ export function createExecutionStore(db: DatabaseSync, now: () => number = Date.
        (SELECT execution_id FROM executions WHERE user_id = ? AND ended_at IS NOT NULL ORDER BY ended_at, started_at LIMIT ?)`,
   );
   const get = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE execution_id = ? AND user_id = ? AND ${KEPT}`);
-  const list = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE user_id = ? AND ${KEPT} ORDER BY started_at DESC, rowid DESC`);
+  const list = db.prepare(`SELECT ${SUMMARY} FROM executions WHERE user_id = ? AND ${KEPT} ORDER BY started_at DESC, rowid DESC`);
   const unended = db.prepare(`SELECT ${COLUMNS} FROM executions WHERE ended_at IS NULL ORDER BY started_at`);
 
   return {
@@ -66,7 +73,7 @@ export function createExecutionStore(db: DatabaseSync, now: () => number = Date.
       try {
         db.exec("BEGIN IMMEDIATE");
         try {
-          upsert.run(row.id, row.userId, row.sessionId, row.startedAt, row.endedAt ?? null, row.record);
+          upsert.run(row.id, row.userId, row.sessionId, row.startedAt, row.endedAt ?? null, row.status, row.record);
           expire.run(row.userId, now() - KEEP_ENDED_MS);
           const { n } = count.get(row.userId) as { n: number };
           if (n > MAX_KEPT_PER_USER) dropOldest.run(row.userId, n - MAX_KEPT_PER_USER);
@@ -83,7 +90,7 @@ export function createExecutionStore(db: DatabaseSync, now: () => number = Date.
       const found = get.get(id, userId, now() - KEEP_ENDED_MS) as Row | undefined;
       return found && rowOf(found);
     },
-    list: (userId) => (list.all(userId, now() - KEEP_ENDED_MS) as unknown as Row[]).map(rowOf),
+    list: (userId) => (list.all(userId, now() - KEEP_ENDED_MS) as unknown as SummaryRow[]).map(summaryOf),
     unended: () => (unended.all() as unknown as Row[]).map(rowOf),
   };
 }

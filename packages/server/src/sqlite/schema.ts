@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS executions (
   session_id TEXT NOT NULL,
   started_at INTEGER NOT NULL,
   ended_at INTEGER,
+  status TEXT NOT NULL,
   record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS executions_by_user ON executions (user_id, started_at);

@@ -60,7 +60,15 @@ export const CAPABILITIES = {
       "search, upload, upload-batch and download-batch are not implemented (501)",
     ],
   },
-  hooks: notHere("hooks come from the settings files; they are not managed over this API"),
+  hooks: {
+    supported: true,
+    operations: ["hooks.list", "hooks.get"],
+    limitations: [
+      "read only, per session (session_id in the query): the hooks of the settings files a run in its workspace reads (managed, user, project, local), as they run under disableAllHooks and allowManagedHooksOnly; they are registered in those files, not over this API",
+      "Claude Code's events other than PreToolUse (pre_tool), PostToolUse (post_tool), Stop (stop), PostToolUseFailure and StopFailure (error) are custom; harness_event names each, scope and matcher say where it is and what it matches",
+      "http hooks are webhook handlers; prompt and agent hooks have handler type prompt or agent; plugins' and skills' hooks are not listed; the events stream, the event log and webhooks are not implemented (501)",
+    ],
+  },
   planning: {
     supported: true,
     operations: ["planning.get", "planning.listTasks", "planning.stream"],

@@ -10,6 +10,7 @@ import { HARNESS_ID } from "./manifest.ts";
 import { unimplementedCapability } from "./not-implemented.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
+import { mountHookRoutes } from "./routes-hooks.ts";
 import { mountMcpRoutes } from "./routes-mcp.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
@@ -49,6 +50,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountPlanRoutes(oh);
   mountMcpRoutes(oh);
   mountSkillRoutes(oh);
+  mountHookRoutes(oh);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -1,0 +1,89 @@
+// Hooks over the Open Harness API, read only: those a session's runs would have, read from the
+// settings files as a run in its workspace reads them (@harness/agent's loadRunSettings: the
+// managed, user, project and local files; disableAllHooks and allowManagedHooksOnly as the run
+// takes them). Registering, changing and removing hooks is done in those files (501).
+import type { Context } from "hono";
+import { z } from "zod";
+import { parseHooksConfig } from "@harness/agent/hooks-config";
+import { loadRunSettings, runPlace } from "@harness/agent/run-settings";
+import { hooksRestriction } from "@harness/agent/settings-hooks";
+import { ApiError } from "./errors.ts";
+import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
+import { SessionQuery, sessionOf } from "./session-of.ts";
+
+const HookEvent = z.enum(["pre_tool", "post_tool", "stop", "error", "custom"]);
+const ListQuery = SessionQuery.extend({ event: HookEvent.optional() });
+
+/** Claude Code's events as the spec's five; every other is "custom" (harness_event names it). */
+const EVENTS: Record<string, z.infer<typeof HookEvent>> = {
+  PreToolUse: "pre_tool",
+  PostToolUse: "post_tool",
+  Stop: "stop",
+  PostToolUseFailure: "error",
+  StopFailure: "error",
+};
+
+type HookShape = {
+  id: string;
+  event: z.infer<typeof HookEvent>;
+  handler: { type: "command"; command: string } | { type: "webhook"; url: string } | { type: "prompt" | "agent"; prompt: string };
+  enabled: boolean;
+  harness_event: string;
+  scope: string;
+  matcher?: string;
+};
+
+/** The hooks of the session the query names, in the order the runs merge them (the lowest
+ * precedence first). An id is where the hook is: scope, event, group and place in it. */
+async function hooksOf(oh: OpenHarness, c: Context): Promise<HookShape[]> {
+  harnessOf(c);
+  const { session_id } = queryOf(c, SessionQuery);
+  const { userId } = await sessionOf(oh, c, session_id);
+  const place = await runPlace({ cwd: oh.workDirOf(userId, session_id), home: oh.home });
+  const loaded = await loadRunSettings({ cwd: place.cwd, home: place.home }, place);
+  const restricted = hooksRestriction(loaded);
+  if (restricted === "all") return [];
+  const sources = restricted === "managed" ? loaded.sources.filter((source) => source.scope === "managed") : loaded.sources;
+  const hooks: HookShape[] = [];
+  for (const source of sources) {
+    const { config } = parseHooksConfig(source.settings.hooks, source.path);
+    for (const [name, groups] of Object.entries(config)) {
+      (groups ?? []).forEach((group, g) => {
+        group.hooks.forEach((hook, i) => {
+          const handler = hook.type === "command" ? { type: "command" as const, command: hook.command } : hook.type === "http" ? { type: "webhook" as const, url: hook.url } : hook.type === "callback" ? undefined : { type: hook.type, prompt: hook.prompt };
+          if (!handler) return;
+          hooks.push({
+            id: `${source.scope}.${name}.${g}.${i}`,
+            event: EVENTS[name] ?? "custom",
+            handler,
+            enabled: true,
+            harness_event: name,
+            scope: source.scope,
+            ...(group.matcher !== undefined && group.matcher !== "" && { matcher: group.matcher }),
+          });
+        });
+      });
+    }
+  }
+  return hooks;
+}
+
+export function mountHookRoutes(oh: OpenHarness): void {
+  const { app } = oh;
+  app.get(
+    `${H}/hooks`,
+    handle(async (c) => {
+      const { event } = queryOf(c, ListQuery);
+      return c.json({ hooks: (await hooksOf(oh, c)).filter((hook) => (event ?? hook.event) === hook.event) });
+    }),
+  );
+  app.get(
+    `${H}/hooks/:hookId`,
+    handle(async (c) => {
+      const id = c.req.param("hookId")!;
+      const hook = (await hooksOf(oh, c)).find((h) => h.id === id);
+      if (!hook) throw new ApiError(404, "hook_not_found", `no hook "${id}" in the settings the session's runs read`);
+      return c.json({ hook });
+    }),
+  );
+}

@@ -1,0 +1,50 @@
+// The Open Harness hooks domain, read only: the hooks a session's runs would have, read from the
+// settings files as the runs read them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startHarness } from "./e2e-commands-support.ts";
+import { apiAs, V1 } from "./open-harness-support.ts";
+
+test("a session's hooks are listed from the user's and the workspace's settings, in the spec's events, filtered by event", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, ".claude"), { recursive: true });
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo checked" }] }] } }));
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    assert.deepEqual((await (await api(`${V1}/hooks${q}`)).json()).hooks.map((hook: { event: string }) => hook.event), ["pre_tool"]);
+    const project = { hooks: { Stop: [{ hooks: [{ type: "http", url: "https://hooks.example/stop" }] }], SessionStart: [{ hooks: [{ type: "command", command: "echo hello" }] }] } };
+    await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: JSON.stringify(project) });
+
+    const { hooks } = await (await api(`${V1}/hooks${q}`)).json();
+    assert.deepEqual(
+      hooks.map((hook: { event: string; handler: unknown; enabled: boolean; harness_event: string; scope: string; matcher?: string }) => [hook.event, hook.harness_event, hook.scope, hook.matcher, hook.handler, hook.enabled]),
+      [
+        ["pre_tool", "PreToolUse", "user", "Bash", { type: "command", command: "echo checked" }, true],
+        ["stop", "Stop", "project", undefined, { type: "webhook", url: "https://hooks.example/stop" }, true],
+        ["custom", "SessionStart", "project", undefined, { type: "command", command: "echo hello" }, true],
+      ],
+    );
+    const ids = hooks.map((hook: { id: string }) => hook.id);
+    assert.equal(new Set(ids).size, 3);
+    assert.deepEqual((await (await api(`${V1}/hooks/${encodeURIComponent(ids[1])}${q}`)).json()).hook, hooks[1]);
+    assert.deepEqual((await (await api(`${V1}/hooks${q}&event=stop`)).json()).hooks, [hooks[1]]);
+    const bad = await api(`${V1}/hooks${q}&event=before`);
+    assert.equal(bad.status, 400);
+    assert.match((await bad.json()).error.message, /event/);
+    const missing = await api(`${V1}/hooks/nope${q}`);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).error.code, "hook_not_found");
+    const register = await api(`${V1}/hooks`, { method: "POST", body: "{}" });
+    assert.equal(register.status, 501);
+    assert.equal((await register.json()).error.operation, "hooks.register");
+    const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
+    assert.deepEqual(caps.hooks.operations, ["hooks.list", "hooks.get"]);
+  } finally {
+    await h.close();
+  }
+});

@@ -64,7 +64,7 @@ export function createHttpApp(options: {
     origin: (origin, c) => (guarded || !crossSiteRefusal(c.req.header("host"), origin, allowed) ? origin : null),
     allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
     allowHeaders: ["authorization", "content-type", "last-event-id", USER_HEADER],
-    exposeHeaders: ["x-execution-id"],
+    exposeHeaders: ["x-execution-id", "content-disposition"],
     maxAge: 600,
   });
   // An OPTIONS that is not a preflight is an ordinary request (answered 405 with Allow below).

@@ -9,6 +9,8 @@ import { debugSetting } from "@harness/runner/debug-setting";
 import { isLoopbackHost } from "@harness/runner/loopback";
 import type { RunnerFactory } from "./registry.ts";
 import { readUserTokens, type UserTokens } from "./auth/user-tokens.ts";
+import { logSettings } from "./log/settings.ts";
+import { logWriter, type ServerLog } from "./log/writer.ts";
 
 export type ServerOptions = {
   /** Interface to bind (env HARNESS_HOST, default 127.0.0.1). Any other than loopback needs a token. */
@@ -51,8 +53,9 @@ export type ServerOptions = {
   sessionIdleMs?: number;
   /** WebSocket clients are pinged this often, and one that misses a ping is cut off (default 30 s). */
   heartbeatMs?: number;
-  /** Receives one line per notable event; default console.log. */
-  log?: (line: string) => void;
+  /** Receives one line per notable event, with what its JSON form shows (log/writer.ts); default
+   * standard output, as HARNESS_LOG_FORMAT, HARNESS_LOG_LEVEL and HARNESS_LOG_TIMESTAMPS say. */
+  log?: ServerLog;
   /** Environment to read defaults from and to give runner processes; default process.env. */
   env?: Record<string, string | undefined>;
   /** Makes the runner of a session; default: a workspace on a pooled runner process. */
@@ -83,7 +86,7 @@ export type ServerConfig = {
   stopGraceMs: number;
   sessionIdleMs: number;
   heartbeatMs: number;
-  log: (line: string) => void;
+  log: ServerLog;
   env: Record<string, string | undefined>;
   runnerFactory: RunnerFactory | undefined;
   runOptions: RunnerRunOptions | undefined;
@@ -196,6 +199,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
       throw new Error(`refusing to listen on ${config.host} with a token of ${token.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
     }
   }
+  // Checked with a log of one's own too: the server's settings are refused the same either way.
+  const logging = logSettings(env);
   const debug = options.debug === undefined ? debugSetting(env.HARNESS_DEBUG) : { filter: options.debug };
   if ("error" in debug) throw new Error(debug.error);
   const backend = defaultBackendName(env);
@@ -211,7 +216,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     dataDir,
     debug: debug.filter,
     projectDir: options.projectDir === undefined ? undefined : checkedProject(options.projectDir, dataDir),
-    log: options.log ?? ((line) => console.log(line)),
+    log: options.log ?? logWriter(logging, (line) => console.log(line)),
     env,
     runnerFactory: options.runnerFactory,
     runOptions,

@@ -3,6 +3,7 @@ export { DataDirTakenError } from "./data-dir-lock.ts";
 export { workspacesDir } from "./sessions/dirs.ts";
 export type { HarnessServer } from "./server.ts";
 export type { ServerOptions } from "./config.ts";
+export type { LogDetail, LogLevel, ServerLog } from "./log/index.ts";
 export { DEFAULT_SESSIONS_PER_RUNNER, resolveConfig } from "./config.ts";
 export { FORMAT_VERSION } from "./sqlite/schema.ts";
 export type { RunnerFactory, SessionRunner } from "./registry.ts";

@@ -26,3 +26,14 @@ test("a log line shows none of the secrets of the server's environment, nor a se
     "runner 4 exited with code 1; its last output: spawn mcp-server --api-key *** -H Authorization: Bearer *** ENOENT",
   ]);
 });
+
+test("what a line's JSON form shows is hidden as its text is: the message and each field", () => {
+  const seen: [string, unknown][] = [];
+  const { log } = hidingSecrets((line, detail) => seen.push([line, detail]), ["shared-token-0123456789"]);
+  log("refused shared-token-0123456789", { level: "warn", msg: "refused shared-token-0123456789", address: "https://u:pw@h.example/x?key=k", status: 401 });
+  log("no detail shared-token-0123456789");
+  assert.deepEqual(seen, [
+    ["refused ***", { level: "warn", msg: "refused ***", address: "https://***@h.example/x?***", status: 401 }],
+    ["no detail ***", undefined],
+  ]);
+});

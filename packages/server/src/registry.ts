@@ -4,7 +4,8 @@
 import type { SessionEndReason } from "@harness/protocol";
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort, type SessionCounts } from "@harness/session";
 import { sessionKey } from "./ids.ts";
-import { runEnd } from "./run-end.ts";
+import type { ServerLog } from "./log/writer.ts";
+import { runEnd, runEndOf } from "./run-end.ts";
 import type { SqliteDatabase } from "./sqlite/store.ts";
 
 /** `stop(reason)`: the session's conversation ends, for `reason` (what its SessionEnd hooks are told). */
@@ -57,13 +58,15 @@ type Entry = {
   closing?: Promise<void>;
   /** How the last client to leave left, if it said (see Lease). */
   left?: SessionEndReason;
+  /** The run started here and under way, for its end's line (how long it took). */
+  run?: { id: string; startedAt: number };
 };
 
 export type RegistryOptions = {
   db: SqliteDatabase;
   runnerFactory: RunnerFactory;
   idleMs: number;
-  log: (line: string) => void;
+  log: ServerLog;
   /** See SessionOptions.checkModel; `where`: the session that asks. */
   checkModel?: (model: string, where: { userId: string; sessionId: string }) => string | undefined | Promise<string | undefined>;
   /** See SessionOptions.counts: shared by every session. */
@@ -80,13 +83,18 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       const session = entry.session ?? (await entry.opening.catch(() => undefined));
       await session?.close();
     } catch (error) {
-      options.log(`session ${entry.userId}/${entry.sessionId}: storing it failed: ${(error as Error).message}`);
+      options.log(`session ${entry.userId}/${entry.sessionId}: storing it failed: ${(error as Error).message}`, {
+        level: "error",
+        msg: `storing the session failed: ${(error as Error).message}`,
+        user: entry.userId,
+        session: entry.sessionId,
+      });
     }
     await stopRunner(entry.runner, reason);
   }
 
   function stopRunner(runner: SessionRunner, reason?: SessionEndReason): Promise<void> | undefined {
-    return runner.stop?.(reason).catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`));
+    return runner.stop?.(reason).catch((error: Error) => options.log(`stopping a runner failed: ${error.message}`, { level: "error" }));
   }
 
   function evictable(entry: Entry): boolean {
@@ -124,12 +132,35 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       loadPeer: (other) => conversation(userId, other),
       refusesRuns: () => refusal,
       ...(options.counts && { counts: options.counts }),
-      onSettled: (state) => {
-        options.log(`session ${userId}/${sessionId}: ${runEnd(state)}`);
+      onRunStarted: (run) => {
+        entry.run = { id: run.id, startedAt: Date.now() };
+        options.log(`session ${userId}/${sessionId}: run started`, { msg: "run started", user: userId, session: sessionId, run: run.id });
+      },
+      onSettled: (state, run) => {
+        const end = runEndOf(state);
+        // A run a previous server started has no start here to count from.
+        const durationMs = entry.run !== undefined && entry.run.id === run.id ? Date.now() - entry.run.startedAt : undefined;
+        entry.run = undefined;
+        options.log(`session ${userId}/${sessionId}: ${runEnd(state)}`, {
+          level: end.status === "failed" ? "warn" : "info",
+          msg: `run ${end.status}`,
+          user: userId,
+          session: sessionId,
+          run: run.id,
+          status: end.status,
+          durationMs,
+          error: end.error,
+        });
         scheduleEviction(key, entry);
       },
       ...(checkModel && { checkModel: (model: string) => checkModel(model, { userId, sessionId }) }),
-      onError: (error, context) => options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`),
+      onError: (error, context) =>
+        options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`, {
+          level: "error",
+          msg: `${context}: ${(error as Error)?.message ?? error}`,
+          user: userId,
+          session: sessionId,
+        }),
     }).then(
       (session) => (entry.session = session),
       async (error: unknown) => {
@@ -222,7 +253,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       } catch (error) {
         // A damaged database page: the sessions it holds fail as they are opened, each saying so;
         // the others are served.
-        options.log(`cannot look for runs to resume: ${(error as Error).message}; runs in flight when the server stopped are not resumed`);
+        options.log(`cannot look for runs to resume: ${(error as Error).message}; runs in flight when the server stopped are not resumed`, { level: "error" });
         return;
       }
       await Promise.all(
@@ -230,7 +261,12 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
           try {
             (await acquire(userId, sessionId)).release();
           } catch (error) {
-            options.log(`cannot resume the run of session ${userId}/${sessionId}: ${(error as Error).message}`);
+            options.log(`cannot resume the run of session ${userId}/${sessionId}: ${(error as Error).message}`, {
+              level: "error",
+              msg: `cannot resume the run: ${(error as Error).message}`,
+              user: userId,
+              session: sessionId,
+            });
           }
         }),
       );

@@ -98,7 +98,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   let db: SqliteDatabase;
   try {
     db = openSqliteDatabase(dbFile, {
-      onError: (error) => log(`database: ${(error as Error).message}`),
+      onError: (error) => log(`database: ${(error as Error).message}`, { level: "error" }),
     });
   } catch (error) {
     lock.release();
@@ -261,7 +261,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   // Runs in flight when the last server stopped go on (their runners outlived it) or are written
   // down as interrupted; either way without waiting for a client to come back.
   void registry.resumeRuns();
-  for (const line of lines) log(line);
+  // In JSON, each line's URL is a field of its own: the one to open, then the network's.
+  for (const line of lines) log(line, { msg: line.trim(), url: /https?:\/\/\S+/.exec(line)![0] });
 
   async function close(sessionEnd?: SessionEndReason): Promise<void> {
     tokens?.stop();

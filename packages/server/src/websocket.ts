@@ -12,6 +12,8 @@ import { tokenHolder, type UserTokens } from "./auth/user-tokens.ts";
 import { IdSchema, repeatedParameter } from "./ids.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { ServerCounts } from "./metrics/counts.ts";
+import type { LogLevel } from "./log/settings.ts";
+import type { ServerLog } from "./log/writer.ts";
 
 /** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
@@ -74,7 +76,7 @@ export function createWebSocketEndpoint(options: {
   deletedSince?: (userId: string, sessionId: string, since: number) => boolean;
   /** How often sockets are pinged; one silent for two of these is cut off (ServerOptions.heartbeatMs). */
   heartbeatMs: number;
-  log: (line: string) => void;
+  log: ServerLog;
   counts?: Pick<ServerCounts, "connectionOpened" | "handshakeRefused" | "socketClosedAtOpen" | "refused">;
 }): WebSocketEndpoint {
   const counts = options.counts;
@@ -105,8 +107,26 @@ export function createWebSocketEndpoint(options: {
   }, options.heartbeatMs);
   heartbeat.unref();
 
-  /** Answers a handshake with an HTTP status instead of upgrading it. */
-  function refuseHandshake(socket: Duplex, status: number, message: string, headers?: Record<string, string>): void {
+  /** Answers a handshake with an HTTP status instead of upgrading it, and says so in the log: by
+   * default at debug level (a client's own mistake, which it is told of); `seen`, a refusal an
+   * operator is shown (a wrong token, another user's, a page of another site), with its text form
+   * and its reason without advice. */
+  function refuseHandshake(
+    req: IncomingMessage,
+    socket: Duplex,
+    status: number,
+    message: string,
+    headers?: Record<string, string>,
+    seen?: { level: LogLevel; line: string; why: string; user?: string },
+  ): void {
+    const address = req.socket.remoteAddress;
+    options.log(seen?.line ?? `refused a WebSocket from ${address ?? "an unknown address"}: ${status} ${message}`, {
+      level: seen?.level ?? "debug",
+      msg: `refused a WebSocket: ${seen?.why ?? message}`,
+      address,
+      status,
+      user: seen?.user,
+    });
     counts?.handshakeRefused(status);
     answerRaw(socket, status, message, headers);
   }
@@ -115,13 +135,15 @@ export function createWebSocketEndpoint(options: {
   // is refused by ws, which asks here rather than answer it itself: it is counted and answered as
   // the server's own refusals are.
   wss.on("wsClientError", (error, socket, req) => {
-    if (req.method !== "GET") return refuseHandshake(socket, 405, `a WebSocket handshake is a GET, not a ${req.method}`, { Allow: "GET" });
+    if (req.method !== "GET") return refuseHandshake(req, socket, 405, `a WebSocket handshake is a GET, not a ${req.method}`, { Allow: "GET" });
     const versions = /Sec-WebSocket-Version/i.test(error.message) ? { "Sec-WebSocket-Version": "13, 8" } : undefined;
-    refuseHandshake(socket, 400, `bad WebSocket handshake: ${error.message}`, versions);
+    refuseHandshake(req, socket, 400, `bad WebSocket handshake: ${error.message}`, versions);
   });
 
-  function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined): void {
+  function attach(ws: WebSocket, lease: Awaited<ReturnType<SessionRegistry["acquire"]>>, since: number | undefined, who: { userId: string; sessionId: string; address: string | undefined }): void {
     const { session } = lease;
+    const fields = { user: who.userId, session: who.sessionId, address: who.address };
+    options.log(`client connected to ${who.userId}/${who.sessionId} from ${who.address ?? "an unknown address"}`, { msg: "client connected", ...fields });
     const conn: Connection = {
       send(frame) {
         if (ws.readyState !== ws.OPEN) return;
@@ -149,11 +171,12 @@ export function createWebSocketEndpoint(options: {
       else if (binary) refuse("binary frames are not taken: send each frame as JSON text", ErrorCodes.badFrame);
       else session.receive(conn, text(data));
     });
-    ws.on("close", (_code, reason) => {
+    ws.on("close", (code, reason) => {
+      options.log(`client left ${who.userId}/${who.sessionId} (close code ${code})`, { msg: "client left", ...fields, code });
       session.disconnect(conn);
       lease.release(leftReasonOf(reason.toString()));
     });
-    ws.on("error", (err) => options.log(`websocket error: ${err.message}`));
+    ws.on("error", (err) => options.log(`websocket error: ${err.message}`, { level: "warn", ...fields }));
     // The first frames go out a turn after the handshake, so that a client that starts listening
     // when the socket opens does not miss them. Nothing is lost meanwhile: connect sends what the
     // client lacks as of the moment it runs.
@@ -166,28 +189,24 @@ export function createWebSocketEndpoint(options: {
     handleUpgrade(req, socket, head) {
       socket.on("error", () => {});
       const url = new URL(req.url ?? "/", "http://localhost");
-      if (closing) return refuseHandshake(socket, 503, "the server is shutting down");
+      if (closing) return refuseHandshake(req, socket, 503, "the server is shutting down");
       const crossSite = guarded ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
       // Said in the log too: a browser shows the page nothing of a refused handshake.
-      if (crossSite) {
-        options.log(`WebSocket: ${crossSite}`);
-        return refuseHandshake(socket, 403, crossSite);
-      }
+      if (crossSite) return refuseHandshake(req, socket, 403, crossSite, undefined, { level: "warn", line: `WebSocket: ${crossSite}`, why: crossSite });
       const token = requestToken(req.headers.authorization, url);
       const holder = guarded ? tokenHolder(token, options.token, userTokens()) : {};
+      const from = req.socket.remoteAddress ?? "an unknown address";
       if (!holder) {
-        options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: missing or wrong token`);
-        return refuseHandshake(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", {
-          "WWW-Authenticate": "Bearer",
-        });
+        const why = "missing or wrong token";
+        return refuseHandshake(req, socket, 401, `${why}: send Authorization: Bearer <token> or ?token=<token>`, { "WWW-Authenticate": "Bearer" }, { level: "warn", line: `refused a WebSocket from ${from}: ${why}`, why });
       }
-      if (url.pathname !== "/ws") return refuseHandshake(socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
+      if (url.pathname !== "/ws") return refuseHandshake(req, socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
       const query = parseWsQuery(url);
-      if (!query.ok) return refuseHandshake(socket, 400, `bad /ws query: ${query.error}`);
+      if (!query.ok) return refuseHandshake(req, socket, 400, `bad /ws query: ${query.error}`);
       const { userId, sessionId, since } = query.value;
       if (notTheirs(holder.user, userId)) {
-        options.log(`refused a WebSocket from ${req.socket.remoteAddress ?? "an unknown address"}: the token is ${holder.user}'s, not ${userId}'s`);
-        return refuseHandshake(socket, 403, notTheirs(holder.user, userId)!);
+        const why = `the token is ${holder.user}'s, not ${userId}'s`;
+        return refuseHandshake(req, socket, 403, notTheirs(holder.user, userId)!, undefined, { level: "warn", line: `refused a WebSocket from ${from}: ${why}`, why, user: userId });
       }
       // A client back from a connection that outlived its session (deleted meanwhile) is told so,
       // as the clients connected at the time were, not handed a new, empty session of that id.
@@ -202,13 +221,13 @@ export function createWebSocketEndpoint(options: {
         (lease) => {
           if (closing || socket.destroyed) {
             lease.release();
-            if (!socket.destroyed) refuseHandshake(socket, 503, "the server is shutting down");
+            if (!socket.destroyed) refuseHandshake(req, socket, 503, "the server is shutting down");
             return;
           }
           // The tokens may have changed while the session was opened.
           if (guarded && !stillTaken(token, userId)) {
             lease.release();
-            return refuseHandshake(socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
+            return refuseHandshake(req, socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
           }
           // ws answers a malformed handshake itself and never calls back; the lease must not leak.
           let attached = false;
@@ -216,12 +235,12 @@ export function createWebSocketEndpoint(options: {
           wss.handleUpgrade(req, socket, head, (ws) => {
             attached = true;
             if (guarded) admitted.set(ws, { token, userId, sessionId });
-            attach(ws, lease, since);
+            attach(ws, lease, since, { userId, sessionId, address: req.socket.remoteAddress });
           });
         },
         (error: Error) => {
           const message = `cannot open session ${userId}/${sessionId}: ${error.message}`;
-          options.log(message);
+          options.log(message, { level: "error", msg: `cannot open the session: ${error.message}`, user: userId, session: sessionId });
           if (socket.destroyed) return;
           // A refused handshake's status and body reach no client (browsers and the SDK see only
           // that it failed): the socket is opened to say why, in an error frame, and closed.
@@ -240,7 +259,11 @@ export function createWebSocketEndpoint(options: {
       for (const ws of wss.clients) {
         const seen = admitted.get(ws);
         if (!seen || ws.readyState !== ws.OPEN || stillTaken(seen.token, seen.userId)) continue;
-        options.log(`closed a WebSocket of ${seen.userId}/${seen.sessionId}: its token is no longer accepted`);
+        options.log(`closed a WebSocket of ${seen.userId}/${seen.sessionId}: its token is no longer accepted`, {
+          msg: "closed a WebSocket: its token is no longer accepted",
+          user: seen.userId,
+          session: seen.sessionId,
+        });
         admitted.delete(ws);
         ws.close(TOKEN_REFUSED_CLOSE, "the token is no longer accepted: the server's tokens file changed");
       }

@@ -92,6 +92,7 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   core.run = run;
   core.runChanged();
   core.options.counts?.runStarted();
+  core.options.onRunStarted?.({ id: run.proposedId });
   const kept = core.runnerTranscript;
   const body = queryFor(core.state, core.transcript, prompt, userMessageId, kept?.transcript === core.transcript ? kept.id : undefined);
   body.requestId = run.proposedId;
@@ -433,7 +434,7 @@ function settle(core: SessionCore, run: ActiveRun, outcome: RunOutcome, undelive
   }
   core.runChanged();
   core.conversationChanged();
-  core.options.onSettled?.(core.state);
+  core.options.onSettled?.(core.state, { id: run.requestId ?? run.proposedId, outcome });
   dropSteers(run as RunState, undelivered);
 }
 

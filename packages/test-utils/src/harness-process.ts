@@ -48,7 +48,8 @@ export async function startHarnessServer(options: {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`harness serve did not print its URL in time:\n${output}`)), options.timeoutMs ?? 20_000);
     const onData = () => {
-      const match = /listening on (http:\/\/[^\s]+)/i.exec(output);
+      // The URL ends at white space, or at its closing quote in a JSON log (HARNESS_LOG_FORMAT=json).
+      const match = /listening on (http:\/\/[^\s"]+)/i.exec(output);
       if (!match) return;
       clearTimeout(timer);
       child.stdout.off("data", onData);

@@ -3,6 +3,7 @@ import os from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hasAnthropicCredentials } from "@harness/llm/model-prefix";
+import { logSettings, logWriter, type LogSettings } from "@harness/server/log";
 import { parsePort, type Command } from "../args.ts";
 import { projectDataDir, projectPath } from "../project-dir.ts";
 import type { Sink } from "../display/render.ts";
@@ -30,7 +31,19 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
     }
     port = parsed;
   }
-  if (!hasAnthropicCredentials(undefined, env)) io.stderr.write("harness: warning: ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is\n");
+  let logging: LogSettings;
+  try {
+    logging = logSettings(env);
+  } catch (error) {
+    io.stderr.write(`harness: cannot start the server: ${(error as Error).message}\n`);
+    return 1;
+  }
+  // The command's own lines go as the server's do (HARNESS_LOG_FORMAT…), each on the stream it
+  // always went to: the server's on stdout (its URL first), the command's "harness: …" on stderr.
+  const out = logWriter(logging, (line) => io.stdout.write(`${line}\n`));
+  const err = logWriter(logging, (line) => io.stderr.write(`${line}\n`));
+  const warn = (what: string) => err(`harness: warning: ${what}`, { level: "warn", msg: what });
+  if (!hasAnthropicCredentials(undefined, env)) warn("ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is");
 
   // Handlers first: a signal while the server starts (it prints its URL before it returns) stops it
   // once started, rather than killing it half way. SIGHUP too: a closed terminal shuts the server
@@ -64,26 +77,28 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
       ...(projectDir !== undefined && { projectDir }),
       ...(command.debug !== undefined && { debug: command.debug }),
       token: env.HARNESS_TOKEN || undefined,
+      log: out,
     });
-    for (const warning of server.warnings) io.stderr.write(`harness: warning: ${warning}\n`);
+    for (const warning of server.warnings) warn(warning);
     // Under the URL (the server's own line): where the agent's files will be, which a new user
     // otherwise finds out only by asking the agent.
-    io.stdout.write(
+    out(
       projectDir === undefined
-        ? `sessions work in their own empty directories under ${workspacesDir(resolve(dataDir))}; harness serve --project DIR works on a project instead\n`
-        : `sessions work in the project ${projectDir}, all of them on its files\n`,
+        ? `sessions work in their own empty directories under ${workspacesDir(resolve(dataDir))}; harness serve --project DIR works on a project instead`
+        : `sessions work in the project ${projectDir}, all of them on its files`,
     );
-  } catch (err) {
+  } catch (error) {
     for (const name of signals) process.off(name, onSignal);
-    const message = err instanceof Error ? err.message : String(err);
+    const message = error instanceof Error ? error.message : String(error);
     // Given by --data-dir, the flag is the way out of a directory another server holds.
-    const named = err instanceof DataDirTakenError && command.dataDir !== undefined ? new DataDirTakenError(err.pid, err.dir, "--data-dir").message : message;
-    io.stderr.write(`harness: cannot start the server: ${named}\n`);
+    const named = error instanceof DataDirTakenError && command.dataDir !== undefined ? new DataDirTakenError(error.pid, error.dir, "--data-dir").message : message;
+    err(`harness: cannot start the server: ${named}`, { level: "error", msg: `cannot start the server: ${named}` });
     return 1;
   }
 
   const signal = await signalled;
-  io.stderr.write(`harness: ${signal === "SIGINT" ? "interrupted" : signal === "SIGHUP" ? "hung up" : "terminated"}, shutting down\n`);
+  const why = `${signal === "SIGINT" ? "interrupted" : signal === "SIGHUP" ? "hung up" : "terminated"}, shutting down`;
+  err(`harness: ${why}`, { msg: why });
   await server.close();
   return 0;
 }

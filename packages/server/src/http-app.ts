@@ -10,6 +10,7 @@ import { EXPOSITION_CONTENT_TYPE } from "./metrics/exposition.ts";
 import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
 import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";
 import { isOpenHealthCheck } from "./open-harness/routes-harnesses.ts";
+import type { ServerLog } from "./log/writer.ts";
 
 /** A refusal's body: the Open Harness API's ErrorResponse under /v1, else the Harness `{ error }`. */
 function refusal(path: string, code: string, message: string): Record<string, unknown> {
@@ -49,7 +50,7 @@ export function createHttpApp(options: {
    * each request. Given, every request needs a token, even while there are none. */
   userTokens?: () => UserTokens;
   /** Receives a line for each request refused for its token. */
-  log?: (line: string) => void;
+  log?: ServerLog;
   /** Why the server is going away (it is stopping), or undefined while it serves. */
   stopping?: () => string | undefined;
 }): Hono {
@@ -99,7 +100,15 @@ export function createHttpApp(options: {
       if (!holder) {
         // As a refused WebSocket is: whose client holds a stale token. The path only (a ?token= in
         // the query is the wrong token, but a token still).
-        options.log?.(`refused ${c.req.method} ${url.pathname} from ${remoteAddress(c.env) ?? "an unknown address"}: missing or wrong token`);
+        const address = remoteAddress(c.env);
+        options.log?.(`refused ${c.req.method} ${url.pathname} from ${address ?? "an unknown address"}: missing or wrong token`, {
+          level: "warn",
+          msg: "refused a request: missing or wrong token",
+          method: c.req.method,
+          path: url.pathname,
+          address,
+          status: 401,
+        });
         c.header("WWW-Authenticate", "Bearer");
         return c.json(refusal(url.pathname, "unauthorized", "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>"), 401);
       }

@@ -6,6 +6,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { parseUserTokens, readTokensText, type UserTokens } from "./user-tokens.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 /** Changes in the directory that come closer together than this are read as one. */
 const SETTLE_MS = 100;
@@ -27,7 +28,7 @@ export function reloadingTokens(options: {
   check(tokens: UserTokens): void;
   /** A good new version is in force (called before the log line). */
   changed(tokens: UserTokens): void;
-  log(line: string): void;
+  log: ServerLog;
 }): TokensReload {
   const { file, log } = options;
   let tokens = options.initial;
@@ -66,7 +67,7 @@ export function reloadingTokens(options: {
   }
 
   function refuse(why: string): void {
-    log(`${why}; the file is not taken: the ${plural(tokens.size)} before it ${tokens.size === 1 ? "stays" : "stay"} in force`);
+    log(`${why}; the file is not taken: the ${plural(tokens.size)} before it ${tokens.size === 1 ? "stays" : "stay"} in force`, { level: "error" });
   }
 
   let watcher: FSWatcher | undefined;
@@ -78,9 +79,9 @@ export function reloadingTokens(options: {
       clearTimeout(timer);
       timer = setTimeout(() => read(false), SETTLE_MS);
     });
-    watcher.on("error", (error) => log(`HARNESS_TOKENS_FILE ${file}: no longer watched (${error.message}): send the server SIGHUP to re-read it`));
+    watcher.on("error", (error) => log(`HARNESS_TOKENS_FILE ${file}: no longer watched (${error.message}): send the server SIGHUP to re-read it`, { level: "warn" }));
   } catch (error) {
-    log(`HARNESS_TOKENS_FILE ${file}: cannot watch its directory (${(error as Error).message}): send the server SIGHUP to re-read it`);
+    log(`HARNESS_TOKENS_FILE ${file}: cannot watch its directory (${(error as Error).message}): send the server SIGHUP to re-read it`, { level: "warn" });
   }
 
   return {

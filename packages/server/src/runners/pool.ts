@@ -7,6 +7,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { adoptRunner, removeDeadSockets, runnersTmpDir, spawnRunner, sweepLeftoversSoon, type RunnerProcess, type RunnerProcessInfo, type SpawnRunnerOptions } from "./process.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 export type RunnerPoolOptions = {
   /** The runners' environment, without credentials (they travel per query). */
@@ -19,7 +20,7 @@ export type RunnerPoolOptions = {
   idleExitMs: number;
   /** The runners' debug filter, when their debug log is on (SpawnRunnerOptions.debug). */
   debug?: string;
-  log: (line: string) => void;
+  log: ServerLog;
   spawn?: (options: SpawnRunnerOptions) => Promise<RunnerProcess>;
   mainPath?: string;
 };
@@ -111,7 +112,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       ready: spawned.then(
         (proc) => {
           started++;
-          options.log(`runner ${proc.pid} started for ${group} (process ${index})`);
+          options.log(`runner ${proc.pid} started for ${group} (process ${index})`, { pid: proc.pid, user: group });
           return watch(slot, proc);
         },
         (error: unknown) => {
@@ -157,7 +158,7 @@ export function createRunnerPool(options: RunnerPoolOptions): RunnerPool {
       slot.members.delete(member);
       if (slot.members.size > 0) return;
       drop(slot);
-      options.log(`runner ${proc.pid} serves no session any more; stopping it`);
+      options.log(`runner ${proc.pid} serves no session any more; stopping it`, { pid: proc.pid });
       await proc.stop();
     },
     async discard(proc) {

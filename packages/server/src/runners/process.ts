@@ -16,6 +16,7 @@ import { z } from "zod";
 import { pidAlive } from "@harness/agent/pid-alive";
 import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 import { RUNNER_GC_FLAGS } from "../gc-flags.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 const ListeningSchema = z.object({ event: z.literal("listening"), url: z.string().url() });
 
@@ -69,7 +70,7 @@ export type SpawnRunnerOptions = {
   /** When set, the runner writes its debug log of the categories of this filter (`harness run
    * --debug`'s; "" for all) to debugFileOf(logFile), appended and set aside as the log is. */
   debug?: string;
-  log?: (line: string) => void;
+  log?: ServerLog;
 };
 
 /** Where a runner whose output goes to `logFile` writes its debug log: runner-0.log → runner-0.debug.log. */
@@ -296,7 +297,7 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
     const url = listeningUrl(readFrom(logFile, offset));
     if (url) {
       ready = true;
-      options.log?.(`runner ${pid} listens on ${socketPathOf(new URL(url)) ?? url}; its output goes to ${logFile}${debugFile === undefined ? "" : `, its debug log to ${debugFile}`}`);
+      options.log?.(`runner ${pid} listens on ${socketPathOf(new URL(url)) ?? url}; its output goes to ${logFile}${debugFile === undefined ? "" : `, its debug log to ${debugFile}`}`, { pid });
       return { url, pid, token, alive: () => !exitedFlag, exited, onExit: exitListeners.add, ended: () => end, stop };
     }
     if (spawnError) throw new Error(`cannot start the runner: ${spawnError.message}`);

@@ -5,6 +5,7 @@ import { sessionKey } from "../ids.ts";
 import type { RunnerProcessInfo } from "./process.ts";
 import type { SessionCatalog } from "../sqlite/catalog.ts";
 import { DatabaseLockedError } from "../sqlite/locked.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 export type RunnerRecords = {
   record(userId: string, sessionId: string, runner: RunnerProcessInfo | undefined): void;
@@ -12,7 +13,7 @@ export type RunnerRecords = {
   stop(): void;
 };
 
-export function runnerRecords(catalog: SessionCatalog, log: (line: string) => void, retryMs = 1000): RunnerRecords {
+export function runnerRecords(catalog: SessionCatalog, log: ServerLog, retryMs = 1000): RunnerRecords {
   const waiting = new Map<string, NodeJS.Timeout>();
   let stopped = false;
 
@@ -23,10 +24,10 @@ export function runnerRecords(catalog: SessionCatalog, log: (line: string) => vo
     if (stopped) return;
     try {
       catalog.setRunner(userId, sessionId, runner);
-      if (again) log(`the runner of ${userId}/${sessionId} is recorded now`);
+      if (again) log(`the runner of ${userId}/${sessionId} is recorded now`, { user: userId, session: sessionId });
     } catch (error) {
       // Said once, not at every try.
-      if (!again) log(`cannot record the runner of ${userId}/${sessionId}: ${(error as Error).message}`);
+      if (!again) log(`cannot record the runner of ${userId}/${sessionId}: ${(error as Error).message}`, { level: "error", user: userId, session: sessionId });
       if (!(error instanceof DatabaseLockedError)) return;
       const timer = setTimeout(() => record(userId, sessionId, runner, true), retryMs);
       timer.unref();

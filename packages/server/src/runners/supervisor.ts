@@ -15,6 +15,7 @@ import { attachRun, postControl, postRewind, queryRun } from "./link.ts";
 import type { QueryCredentials } from "./query-credentials.ts";
 import type { RunnerPool } from "./pool.ts";
 import { describeEnd, type ProcessEnd, type RunnerProcess, type RunnerProcessInfo } from "./process.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 export type { RunnerProcessInfo };
 
@@ -54,7 +55,7 @@ export type SupervisorOptions = {
   planMode?: () => boolean;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
-  log: (line: string) => void;
+  log: ServerLog;
   /** The runner an earlier server used for this session (url: the workspace's URL), to take over. */
   adopt?: RunnerProcessInfo;
   /** The version of the runners this server starts (RunnerHealth.version). An adopted runner of
@@ -228,11 +229,15 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       const proc = pool.adopt(group, member, { pid: info.pid, url: hostOf(info.url), ...(info.token && { token: info.token }) }, retiring);
       live = track({ process: proc, client, url: info.url, ...(retiring && { retiring }) });
       if (!retiring) {
-        options.log(`runner ${info.pid} adopted for ${options.workspace}`);
+        options.log(`runner ${info.pid} adopted for ${options.workspace}`, { pid: info.pid, workspace: options.workspace });
         return;
       }
       const what = health.busy ? "it finishes its run in flight, then is let go" : "it is idle and let go";
-      options.log(`runner ${info.pid} adopted for ${options.workspace} runs another version (${health.version ?? "none"}, this server's ${wanted}): ${what}; the next query starts a runner of this version`);
+      options.log(`runner ${info.pid} adopted for ${options.workspace} runs another version (${health.version ?? "none"}, this server's ${wanted}): ${what}; the next query starts a runner of this version`, {
+        level: "warn",
+        pid: info.pid,
+        workspace: options.workspace,
+      });
       if (!health.busy) scheduleIdleStop();
     })();
   }
@@ -250,7 +255,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     const proc = await pool.acquire(group, member);
     try {
       const opened = await open(proc);
-      options.log(`runner ${proc.pid} serves ${options.workspace}`);
+      options.log(`runner ${proc.pid} serves ${options.workspace}`, { pid: proc.pid, workspace: options.workspace });
       return track(opened);
     } catch (error) {
       await pool.release(proc, member);
@@ -304,11 +309,11 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       if (health === "free") return running;
       if (health === "closed") return replace(running, "workspace");
       if (health !== "busy") {
-        options.log(`runner ${running.process.pid} ${health.wrong}; restarting it`);
+        options.log(`runner ${running.process.pid} ${health.wrong}; restarting it`, { level: "warn", pid: running.process.pid, workspace: options.workspace });
         return replace(running);
       }
       if (Date.now() > deadline) {
-        options.log(`the run in ${options.workspace} does not end; closing the workspace on runner ${running.process.pid}`);
+        options.log(`the run in ${options.workspace} does not end; closing the workspace on runner ${running.process.pid}`, { level: "warn", pid: running.process.pid, workspace: options.workspace });
         return replace(running, "workspace");
       }
       // Still winding down a cancelled run.
@@ -355,7 +360,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       // Another runner took the place of the one of another version: it gets the usual time.
       if (retiring && !running.retiring) return scheduleIdleStop();
       live = undefined;
-      if (!retiring) options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`);
+      if (!retiring) options.log(`${options.workspace} idle for ${options.idleMs} ms; releasing runner ${running.process.pid}`, { pid: running.process.pid, workspace: options.workspace });
       void letGo(running).then(forget);
     }, retiring ? 0 : options.idleMs);
     idleTimer.unref();
@@ -404,7 +409,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
           (err: unknown) => {
             const message = `the runner stopped answering (nothing for ${Math.round(stallMs / 1000)} s, and /health: ${(err as Error).message}); it was stopped`;
             stall = { process: watched.process, message };
-            options.log(`runner ${watched.process.pid} of ${options.workspace}: ${message}`);
+            options.log(`runner ${watched.process.pid} of ${options.workspace}: ${message}`, { level: "error", pid: watched.process.pid, workspace: options.workspace });
             void watched.process.stop(1000);
           },
         );
@@ -482,7 +487,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       throw new NotTakenError(`the ${what} reached no runner: ${refusal(runner, why)}, and a new one failed to start: ${(err as Error).message}`, { cause: err });
     }
     const then = next === undefined ? "it is busy, so it may have taken it: not sent again" : next === runner ? "sending it again" : `sending it to runner ${next.process.pid}`;
-    options.log(`runner ${runner.process.pid} did not take the ${what} (${why}); ${then}`);
+    options.log(`runner ${runner.process.pid} did not take the ${what} (${why}); ${then}`, { level: "warn", pid: runner.process.pid, workspace: options.workspace });
     return next;
   }
 
@@ -544,10 +549,13 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       try {
         kept = await readFinishedRun(stateDir, requestId, afterSeq);
       } catch (readError) {
-        options.log(`${options.workspace}: ${(readError as Error).message}`);
+        options.log(`${options.workspace}: ${(readError as Error).message}`, { level: "error", workspace: options.workspace });
       }
       if (!kept) throw error;
-      options.log(`${options.workspace}: run ${requestId} ended while the server was away; its end is read from the copy its runner kept (${(error as Error).message})`);
+      options.log(`${options.workspace}: run ${requestId} ended while the server was away; its end is read from the copy its runner kept (${(error as Error).message})`, {
+        workspace: options.workspace,
+        run: requestId,
+      });
       let ended = false;
       try {
         for (const event of kept) {

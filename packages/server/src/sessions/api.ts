@@ -29,6 +29,7 @@ import { IdSchema, repeatedParameter, sessionKey } from "../ids.ts";
 import { defaultTitle, TITLE_CONTROLS } from "../sqlite/catalog.ts";
 import type { SessionRegistry } from "../registry.ts";
 import type { SqliteDatabase } from "../sqlite/store.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 export type SessionsApiOptions = {
   db: SqliteDatabase;
@@ -42,7 +43,7 @@ export type SessionsApiOptions = {
   filesOf(userId: string, sessionId: string): string[];
   /** The runner's own state for the session's workspace (its checkpoints among it). */
   stateOf(userId: string, sessionId: string): string;
-  log: (line: string) => void;
+  log: ServerLog;
 };
 
 export const USER_HEADER = "x-harness-user";
@@ -251,7 +252,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         if (!(await exists(userId, sessionId))) return false;
         await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
         const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)].filter((path) => path !== undefined);
-        await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`))));
+        await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`, { level: "error" }))));
         return true;
       })();
       const settled = deletion.catch(() => false);
@@ -323,7 +324,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
           if (notRestored !== undefined) warning = `the fork's files are the source's as they are now: ${notRestored}`;
         }
       } catch (error) {
-        options.log(`cannot copy the files of ${userId}/${sourceId} to ${target ?? targetState}: ${(error as Error).message}`);
+        options.log(`cannot copy the files of ${userId}/${sourceId} to ${target ?? targetState}: ${(error as Error).message}`, { level: "error", user: userId, session: sourceId });
         await registry.remove(userId, sessionId, `session "${sessionId}" could not be made`);
         if (target !== undefined) await rm(target, { recursive: true, force: true }).catch(() => {});
         await rm(targetState, { recursive: true, force: true }).catch(() => {});

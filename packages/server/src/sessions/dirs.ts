@@ -8,6 +8,7 @@
 // that name exists (then it is that session's workspace, and never touched).
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { ServerLog } from "../log/writer.ts";
 
 export const LEGACY_STATE_SUFFIX = ".harness-state";
 /** What only a runner's state directory holds (the checkpoint repository, its index, old or new). */
@@ -32,7 +33,7 @@ export function sessionDirs(options: {
   dataDir: string;
   /** Whether a session of this name exists (a legacy-looking directory may be its workspace). */
   sessionExists(userId: string, sessionId: string): boolean;
-  log(line: string): void;
+  log: ServerLog;
 }): SessionDirs {
   const workspaceOf = (userId: string, sessionId: string) => join(workspacesDir(options.dataDir), userId, sessionId);
   const stateOf = (userId: string, sessionId: string) => join(options.dataDir, "state", userId, sessionId);
@@ -55,9 +56,9 @@ export function sessionDirs(options: {
       try {
         mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
         renameSync(legacy, target);
-        options.log(`moved the runner state of ${userId}/${sessionId} from ${legacy} to ${target}`);
+        options.log(`moved the runner state of ${userId}/${sessionId} from ${legacy} to ${target}`, { user: userId, session: sessionId });
       } catch (error) {
-        options.log(`cannot move the runner state of ${userId}/${sessionId} from ${legacy}: ${(error as Error).message}`);
+        options.log(`cannot move the runner state of ${userId}/${sessionId} from ${legacy}: ${(error as Error).message}`, { level: "error", user: userId, session: sessionId });
       }
     },
   };

@@ -112,3 +112,11 @@ test("a metrics token is warned about only on a server with no other token, wher
   assert.deepEqual(warnings({ HARNESS_METRICS_TOKEN: metrics, HARNESS_TOKEN: "shared-token-0123456789" }), []);
   assert.deepEqual(warnings({ HARNESS_METRICS_TOKEN: metrics }, { userTokens: new Map([["ann-token-0123456789", "ann"]]) }), []);
 });
+
+test("the log settings are checked when the server writes its own log, and left alone when it is given one", () => {
+  assert.throws(() => resolveConfig({ env: { HARNESS_LOG_FORMAT: "xml" } }), { message: 'HARNESS_LOG_FORMAT must be text or json, got "xml"' });
+  assert.throws(() => resolveConfig({ env: { HARNESS_LOG_LEVEL: "loud" } }), { message: 'HARNESS_LOG_LEVEL must be debug, info, warn or error, got "loud"' });
+  const lines: string[] = [];
+  resolveConfig({ env: { HARNESS_LOG_FORMAT: "xml" }, log: (line) => lines.push(line) }).log("as given");
+  assert.deepEqual(lines, ["as given"]);
+});

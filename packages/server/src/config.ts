@@ -199,8 +199,9 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
       throw new Error(`refusing to listen on ${config.host} with a token of ${token.length} characters: use at least ${MIN_PUBLIC_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`);
     }
   }
-  // Checked with a log of one's own too: the server's settings are refused the same either way.
-  const logging = logSettings(env);
+  // Read only for the log they shape: a server given a log of its own (a local chat's file, `harness
+  // serve`'s, which read them first) is not stopped by settings it does not use.
+  const log = options.log ?? logWriter(logSettings(env), (line) => console.log(line));
   const debug = options.debug === undefined ? debugSetting(env.HARNESS_DEBUG) : { filter: options.debug };
   if ("error" in debug) throw new Error(debug.error);
   const backend = defaultBackendName(env);
@@ -216,7 +217,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     dataDir,
     debug: debug.filter,
     projectDir: options.projectDir === undefined ? undefined : checkedProject(options.projectDir, dataDir),
-    log: options.log ?? logWriter(logging, (line) => console.log(line)),
+    log,
     env,
     runnerFactory: options.runnerFactory,
     runOptions,

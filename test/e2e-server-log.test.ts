@@ -82,14 +82,15 @@ test("HARNESS_LOG_FORMAT=json: every line is an object with time, level and msg;
   assert.ok(typeof ended.durationMs === "number" && ended.durationMs >= 0, JSON.stringify(ended));
   const left = find("client left");
   assert.equal(left.session, "s1");
+  assert.equal(typeof left.closeCode, "number");
 
   const refused = find("refused a WebSocket: missing or wrong token");
   assert.equal(refused.level, "warn");
   assert.equal(refused.address, "127.0.0.1");
-  assert.equal(refused.status, 401);
+  assert.equal(refused.httpStatus, 401);
   const badQuery = find(/^refused a WebSocket: bad \/ws query/);
   assert.equal(badQuery.level, "debug", "a client's malformed request shows at debug level only");
-  assert.equal(badQuery.status, 400);
+  assert.equal(badQuery.httpStatus, 400);
 
   const stopping = find("terminated, shutting down");
   assert.equal(stopping.level, "info");

@@ -107,7 +107,7 @@ export function createHttpApp(options: {
           method: c.req.method,
           path: url.pathname,
           address,
-          status: 401,
+          httpStatus: 401,
         });
         c.header("WWW-Authenticate", "Bearer");
         return c.json(refusal(url.pathname, "unauthorized", "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>"), 401);

@@ -124,7 +124,7 @@ export function createWebSocketEndpoint(options: {
       level: seen?.level ?? "debug",
       msg: `refused a WebSocket: ${seen?.why ?? message}`,
       address,
-      status,
+      httpStatus: status,
       user: seen?.user,
     });
     counts?.handshakeRefused(status);
@@ -172,7 +172,7 @@ export function createWebSocketEndpoint(options: {
       else session.receive(conn, text(data));
     });
     ws.on("close", (code, reason) => {
-      options.log(`client left ${who.userId}/${who.sessionId} (close code ${code})`, { msg: "client left", ...fields, code });
+      options.log(`client left ${who.userId}/${who.sessionId} (close code ${code})`, { msg: "client left", ...fields, closeCode: code });
       session.disconnect(conn);
       lease.release(leftReasonOf(reason.toString()));
     });

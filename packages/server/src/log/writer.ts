@@ -3,7 +3,8 @@ import { LOG_LEVELS, type LogLevel, type LogSettings } from "./settings.ts";
 
 /** What a line says beyond its text, for the JSON form: its level (default info), its message
  * without what the fields hold ("run completed" of "session ann/s1: run completed"; default the
- * text), and fields of its own (user, session, run, status, durationMs, address…). */
+ * text), and fields of its own (user, session, run, status, durationMs, address, httpStatus…): each
+ * name holds one type of value on every line, as a log store indexes a name once. */
 export type LogDetail = {
   level?: LogLevel;
   msg?: string;

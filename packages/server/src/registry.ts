@@ -138,8 +138,9 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       },
       onSettled: (state, run) => {
         const end = runEndOf(state);
-        // A run a previous server started has no start here to count from.
-        const durationMs = entry.run !== undefined && entry.run.id === run.id ? Date.now() - entry.run.startedAt : undefined;
+        // One run at a time: the one started here, if any (a run a previous server started has no
+        // start here to count from).
+        const durationMs = entry.run === undefined ? undefined : Date.now() - entry.run.startedAt;
         entry.run = undefined;
         options.log(`session ${userId}/${sessionId}: ${runEnd(state)}`, {
           level: end.status === "failed" ? "warn" : "info",

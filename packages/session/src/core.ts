@@ -6,7 +6,7 @@ import { applyOperations, emptyState, type DeltaOperation, type HarnessConfig, t
 import { createBatchLog, type BatchLog } from "./batch-log.ts";
 import { HeldSends } from "./held-sends.ts";
 import { createPersister, type FlushMode, type Persister } from "./persister.ts";
-import type { Connection, Conversation, RunControl, RunnerPort, RunOutcome, SessionCounts } from "./ports.ts";
+import type { Connection, Conversation, RunControl, RunnerPort, SessionCounts } from "./ports.ts";
 import { firstSeqAfter, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "./store.ts";
 import { runClockOp } from "./run-clock.ts";
 import { addUsage, usageBeyond } from "./usage-count.ts";
@@ -66,7 +66,7 @@ export type SessionOptions = {
   onRunStarted?: (run: { id: string }) => void;
   /** Called each time a run ends (completed, failed, cancelled or interrupted), with the state it
    * left (its status and error say how it ended) and the run's id when the runner knew it by one. */
-  onSettled?: (state: HarnessState, run: { id: string | undefined; outcome: RunOutcome }) => void;
+  onSettled?: (state: HarnessState, run: { id: string | undefined }) => void;
   newId?: () => string;
   /** Why the host cannot serve `model` (a provider it does not know, one its backend does not run,
    * one it has no key for, one the settings' availableModels leave out), or undefined. A configure

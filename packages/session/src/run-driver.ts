@@ -434,7 +434,7 @@ function settle(core: SessionCore, run: ActiveRun, outcome: RunOutcome, undelive
   }
   core.runChanged();
   core.conversationChanged();
-  core.options.onSettled?.(core.state, { id: run.requestId ?? run.proposedId, outcome });
+  core.options.onSettled?.(core.state, { id: run.requestId ?? run.proposedId });
   dropSteers(run as RunState, undelivered);
 }
 

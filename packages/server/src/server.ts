@@ -28,7 +28,7 @@ import { sessionDirs } from "./sessions/dirs.ts";
 import { createSupervisedRunner } from "./runners/supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
-import { hidingSecrets } from "./log-secrets.ts";
+import { hidingSecrets } from "./log/secrets.ts";
 import { metricsText } from "./metrics/metrics.ts";
 import { processMetrics } from "./metrics/process.ts";
 import { createServerCounts } from "./metrics/counts.ts";

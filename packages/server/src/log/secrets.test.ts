@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hidingSecrets } from "./log-secrets.ts";
+import { hidingSecrets } from "./secrets.ts";
 
 test("a log line shows no URL's credentials or query, and none of the server's tokens", () => {
   const lines: string[] = [];

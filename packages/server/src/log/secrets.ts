@@ -2,7 +2,7 @@
 // server's own tokens, the secrets of its environment by name and secrets in a shape that says so,
 // whatever line they come in (a runner's last output, an error).
 import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
-import type { LogDetail, ServerLog } from "./log/writer.ts";
+import type { LogDetail, ServerLog } from "./writer.ts";
 
 /** `log`, each of whose lines (its text, and each text of its detail: what the JSON form shows, which
  * is hidden before it is quoted, as a secret with a quote or a backslash in it is no longer itself

@@ -19,9 +19,10 @@ export type OtlpRequest = {
   at: number;
 };
 
-/** How the collector answers one request: an HTTP status (a gRPC status with `grpcStatus`), a body
- * as it is (garbage), after `delayMs`; `hang`: never. */
-export type OtlpReply = { status?: number; grpcStatus?: number; body?: string; delayMs?: number; hang?: boolean; headers?: Record<string, string> };
+/** How the collector answers one request: an HTTP status (a gRPC status with `grpcStatus`, its
+ * grpc-message `grpcMessage` as it is, percent-encoded or not), a body as it is (garbage), after
+ * `delayMs`; `hang`: never. */
+export type OtlpReply = { status?: number; grpcStatus?: number; grpcMessage?: string; body?: string; delayMs?: number; hang?: boolean; headers?: Record<string, string> };
 
 export type FakeOtlpCollector = {
   /** http://127.0.0.1:PORT, OTEL_EXPORTER_OTLP_ENDPOINT for the http protocols. */
@@ -105,7 +106,7 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         if (stream.destroyed) return;
         stream.respond({ ":status": reply.status ?? 200, "content-type": "application/grpc" }, { waitForTrailers: true });
-        stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(signal ? (reply.grpcStatus ?? 0) : 12), ...(reply.grpcStatus && { "grpc-message": "refused by the fake collector" }) }));
+        stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(signal ? (reply.grpcStatus ?? 0) : 12), ...(reply.grpcStatus && { "grpc-message": reply.grpcMessage ?? "refused by the fake collector" }) }));
         stream.end(reply.body !== undefined ? Buffer.from(reply.body) : Buffer.from([0, 0, 0, 0, 0]));
       });
     });

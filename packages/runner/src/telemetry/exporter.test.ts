@@ -107,3 +107,21 @@ test("over grpc, UNAVAILABLE is tried again and another status drops the export,
   await exporter.flush(5_000);
   assert.deepEqual(debug, ["logs not sent (the collector answered grpc-status 3: refused by the fake collector); dropped, and further failures of this kind are not logged"]);
 });
+
+test("over grpc, a grpc-message that is not well percent-encoded is told as it came, and the process goes on", async (t) => {
+  const collector = await startFakeOtlpCollector({ grpc: true });
+  t.after(() => collector.close());
+  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! })!;
+  const debug: string[] = [];
+  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: () => {} });
+  t.after(() => exporter.stop());
+  collector.push({ grpcStatus: 3, grpcMessage: "100% of the batch is invalid" }, { grpcStatus: 7, grpcMessage: "token%20expired" });
+  exporter.event("user_prompt", { prompt_length: 3 });
+  await exporter.flush(5_000);
+  exporter.event("user_prompt", { prompt_length: 4 });
+  await exporter.flush(5_000);
+  assert.deepEqual(debug, [
+    "logs not sent (the collector answered grpc-status 3: 100% of the batch is invalid); dropped, and further failures of this kind are not logged",
+    "logs not sent (the collector answered grpc-status 7: token expired); dropped, and further failures of this kind are not logged",
+  ]);
+});

@@ -50,7 +50,7 @@ export function sendGrpc(request: Request, signal: AbortSignal): Promise<{ ok: t
     signal.addEventListener("abort", onAbort, { once: true });
     const read = (headers: Record<string, unknown>) => {
       if (headers["grpc-status"] !== undefined) status = Number(headers["grpc-status"]);
-      if (headers["grpc-message"] !== undefined) grpcMessage = decodeURIComponent(String(headers["grpc-message"]));
+      if (headers["grpc-message"] !== undefined) grpcMessage = percentDecoded(String(headers["grpc-message"]));
     };
     stream.on("response", (headers) => {
       httpStatus = Number(headers[":status"]);
@@ -71,6 +71,16 @@ export function sendGrpc(request: Request, signal: AbortSignal): Promise<{ ok: t
     });
     stream.end(frame);
   });
+}
+
+/** grpc-message is percent-encoded, but a collector's may not be well: it is then taken as it came
+ * (a throw here, in an http2 event, would end the process). */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** HTTP/2 takes header names in lower case only. */

@@ -125,3 +125,15 @@ test("over grpc, a grpc-message that is not well percent-encoded is told as it c
     "logs not sent (the collector answered grpc-status 7: token expired); dropped, and further failures of this kind are not logged",
   ]);
 });
+
+test("a 502 and a 504 are tried again too, each wait without a Retry-After twice the one before", async (t) => {
+  const { collector, exporter, debug } = await setUp(t);
+  collector.push({ status: 502 }, { status: 504 }, { status: 503 });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(5_000);
+  const metrics = collector.requests.filter((r) => r.signal === "metrics");
+  assert.equal(metrics.length, 4);
+  assert.deepEqual(debug, []);
+  const waits = metrics.slice(1).map((r, i) => r.at - metrics[i].at);
+  assert.ok(waits[1] >= 1.5 * waits[0] && waits[2] >= 1.5 * waits[1], `waits of ${waits.join(", ")} ms`);
+});

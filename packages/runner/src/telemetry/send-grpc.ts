@@ -3,7 +3,7 @@
 // bytes after the 5-byte gRPC prefix (not compressed, then its length); the answer's grpc-status
 // (in the trailers, or in the headers of a trailers-only answer) says how it went.
 import { connect, type ClientHttp2Session } from "node:http2";
-import type { Request } from "./send.ts";
+import type { Attempt, Request } from "./send.ts";
 import { failed } from "./send.ts";
 
 const PATHS = {
@@ -28,7 +28,7 @@ function sessionFor(origin: string): ClientHttp2Session {
   return session;
 }
 
-export function sendGrpc(request: Request, signal: AbortSignal): Promise<{ ok: true } | { ok: false; kind: string; detail: string; retryAfterMs?: number }> {
+export function sendGrpc(request: Request, signal: AbortSignal): Promise<Attempt> {
   const url = new URL(request.endpoint);
   const message = typeof request.body === "string" ? Buffer.from(request.body) : Buffer.from(request.body);
   const frame = Buffer.alloc(5 + message.length);

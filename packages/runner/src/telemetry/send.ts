@@ -1,8 +1,9 @@
 // Sends one OTLP request and says how it went, as a value: never throws, never retries forever.
 // http/json and http/protobuf POST to the signal's URL; grpc frames the same protobuf bytes (one
 // uncompressed 5-byte-prefixed message) on an HTTP/2 stream to the service's Export method and
-// reads grpc-status from the trailers. A 429 or 503 (gRPC: UNAVAILABLE, RESOURCE_EXHAUSTED) is
-// tried again a few times with backoff, within the caller's signal.
+// reads grpc-status from the trailers. What OTLP calls retryable (HTTP 429, 502, 503, 504; gRPC
+// UNAVAILABLE, RESOURCE_EXHAUSTED) is tried again a few times, within the caller's signal: after
+// the answer's Retry-After (at most 5 s), else after a backoff that doubles from 200 ms.
 import type { Protocol, SignalName } from "./config.ts";
 
 export type SendResult = { ok: true } | { ok: false; kind: string; detail: string };
@@ -16,6 +17,8 @@ export type Request = {
 };
 
 const RETRIES = 3;
+/** The HTTP statuses OTLP/HTTP says to try again. */
+const RETRYABLE = new Set([429, 502, 503, 504]);
 const BACKOFF_MS = 200;
 /** One attempt's own limit: a collector that holds a request open must not hold the next export. */
 const ATTEMPT_MS = 10_000;
@@ -30,7 +33,8 @@ export async function send(request: Request, signal: AbortSignal): Promise<SendR
   }
 }
 
-type Attempt = { ok: true } | { ok: false; kind: string; detail: string; retryAfterMs?: number };
+/** `retryAfterMs`, when set, says the attempt may be tried again: after that long, or with 0 after the backoff. */
+export type Attempt = { ok: true } | { ok: false; kind: string; detail: string; retryAfterMs?: number };
 
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
@@ -59,13 +63,13 @@ async function sendOnce(request: Request, signal: AbortSignal): Promise<Attempt>
     // The answer's body (a partial success, an error's text) is read and dropped: it frees the connection.
     const text = await response.text().catch(() => "");
     if (response.ok) return { ok: true };
-    const retry = response.status === 429 || response.status === 503;
+    const retry = RETRYABLE.has(response.status);
     const retryAfter = Number(response.headers.get("retry-after"));
     return {
       ok: false,
       kind: `HTTP ${response.status}`,
       detail: `the collector answered ${response.status}${text ? `: ${text.slice(0, 200).replace(/\s+/g, " ")}` : ""}`,
-      ...(retry && { retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : BACKOFF_MS }),
+      ...(retry && { retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 0 }),
     };
   } catch (error) {
     return failed(error, signal);

@@ -37,8 +37,9 @@ test("a signal's own protocol, endpoint and headers win over the common ones; gr
   assert.deepEqual(config.secrets.sort(), ["Bearer abc", "Bearer abc", "a", "b"].sort());
 });
 
-test("a common endpoint with a path gets /v1/<signal> after it, once", () => {
+test("a common endpoint with a path gets /v1/<signal> after its path, once, its query kept", () => {
   assert.equal(on({ OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example/base/" })!.metrics?.otlp?.endpoint, "https://otel.example/base/v1/metrics");
+  assert.equal(on({ OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example/base?tenant=a" })!.logs?.otlp?.endpoint, "https://otel.example/base/v1/logs?tenant=a");
 });
 
 test("values that cannot be used are named, by variable, and the default taken; a header's value never", () => {

@@ -113,8 +113,8 @@ function positiveInteger(env: Env, name: string, fallback: number, notes: string
   return fallback;
 }
 
-/** The signal's URL: its own variable as it is, else the common one with /v1/<signal> after it
- * (the http protocols; grpc takes the base), else the protocol's default port on localhost. */
+/** The signal's URL: its own variable as it is, else the common one with /v1/<signal> after its
+ * path (the http protocols; grpc takes the base), else the protocol's default port on localhost. */
 function endpointOf(env: Env, signal: SignalName, protocol: Protocol, notes: string[]): string | undefined {
   const own = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`;
   const name = env[own]?.trim() ? own : env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? "OTEL_EXPORTER_OTLP_ENDPOINT" : undefined;
@@ -131,7 +131,8 @@ function endpointOf(env: Env, signal: SignalName, protocol: Protocol, notes: str
     return undefined;
   }
   if (name === own || protocol === "grpc") return url.href;
-  return `${url.href.replace(/\/+$/, "")}/v1/${signal}`;
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/v1/${signal}`;
+  return url.href;
 }
 
 /** `k=v,k2=v2` with percent-encoded values (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES).

@@ -2,7 +2,7 @@
 // an answer it cannot read, the console exporter, and a flush that keeps to its bound.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeOtlpCollector, type FakeOtlpCollector } from "@harness/test-utils";
+import { metricPointsOf, startFakeOtlpCollector, type FakeOtlpCollector } from "@harness/test-utils";
 import { telemetryConfig } from "./config.ts";
 import { createExporter } from "./exporter.ts";
 
@@ -136,4 +136,30 @@ test("a 502 and a 504 are tried again too, each wait without a Retry-After twice
   assert.deepEqual(debug, []);
   const waits = metrics.slice(1).map((r, i) => r.at - metrics[i].at);
   assert.ok(waits[1] >= 1.5 * waits[0] && waits[2] >= 1.5 * waits[1], `waits of ${waits.join(", ")} ms`);
+});
+
+test("a series unchanged for an hour is sent no more once delivered, and counts from 0 again, with a new start, if it comes back", async (t) => {
+  const collector = await startFakeOtlpCollector();
+  t.after(() => collector.close());
+  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url })!;
+  let clock = 1_700_000_000_000;
+  const exporter = createExporter(config, origin, { debug: () => {}, console: () => {} }, () => clock);
+  t.after(() => exporter.stop());
+  const tokens = { description: "", unit: "tokens" };
+  exporter.add("harness.token.usage", tokens, 10, { "session.id": "old" });
+  await exporter.flush(2_000);
+  clock += 61 * 60_000;
+  exporter.add("harness.token.usage", tokens, 5, { "session.id": "new" });
+  await exporter.flush(2_000);
+  exporter.add("harness.token.usage", tokens, 1, { "session.id": "new" });
+  await exporter.flush(2_000);
+  const sessionsOf = (request: (typeof collector.requests)[number]) => metricPointsOf(request.metrics!).map((p) => [p.attributes["session.id"], p.value]);
+  assert.deepEqual(collector.requests.map(sessionsOf), [[["old", 10]], [["old", 10], ["new", 5]], [["new", 6]]]);
+  clock += 1_000;
+  exporter.add("harness.token.usage", tokens, 2, { "session.id": "old" });
+  await exporter.flush(2_000);
+  const last = collector.requests.at(-1)!.metrics!.resourceMetrics[0].scopeMetrics[0].metrics[0].sum!.dataPoints;
+  const old = last.find((p) => p.attributes?.some((a) => a.value.stringValue === "old"))!;
+  assert.equal(Number(old.asInt), 2);
+  assert.equal(old.startTimeUnixNano, String(BigInt(clock) * 1_000_000n));
 });

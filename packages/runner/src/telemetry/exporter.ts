@@ -1,8 +1,11 @@
 // What telemetry keeps between exports, and the exports themselves: counters as cumulative sums
 // (one series per name and attributes, counting from the series' first record), events queued as
-// log records. Each signal is sent on its own interval (timers that never hold the process open)
-// and on flush(), which is bounded: a collector that is down, slow or refusing costs a run
-// nothing and holds an exit at most the bound. A failure drops what it carried and is told once
+// log records. A series left unchanged for an hour (a session over, in a runner that serves many)
+// is dropped once an export has delivered its last value: neither memory nor each export grows
+// with every session a long-lived process has seen; should it come back, its new start time tells
+// the collector it counts from 0 again. Each signal is sent on its own interval (timers that never
+// hold the process open) and on flush(), which is bounded: a collector that is down, slow or
+// refusing costs a run nothing and holds an exit at most the bound. A failure drops what it carried and is told once
 // per kind to `debug`.
 import { send } from "./send.ts";
 import type { SignalName, TelemetryConfig } from "./config.ts";
@@ -19,8 +22,10 @@ export type Sinks = { debug: (line: string) => void; console: (line: string) => 
 const MAX_QUEUED_EVENTS = 5_000;
 /** Events per request. */
 const BATCH = 512;
+/** How long a delivered series may stay unchanged before it is dropped. */
+const IDLE_SERIES_MS = 60 * 60_000;
 
-type Series = { name: string; attributes: Attributes; start: UnixNanos; value: number };
+type Series = { name: string; attributes: Attributes; start: UnixNanos; value: number; changedAt: number };
 
 export type Exporter = {
   add(name: string, info: InstrumentInfo, value: number, attributes: Attributes): void;
@@ -63,6 +68,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
     const settings = config[signal];
     if (!settings) return;
     let bodies: { json: () => string; protobuf: () => Uint8Array<ArrayBuffer> }[];
+    const exportedAt = now();
     if (signal === "metrics") {
       if (!changed) return;
       changed = false;
@@ -78,6 +84,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
         bodies.push({ json: () => logsJson(origin, batch), protobuf: () => logsProtobuf(origin, batch) });
       }
     }
+    let delivered = true;
     for (const body of bodies) {
       if (settings.console) sinks.console(`telemetry ${signal}: ${body.json()}`);
       const otlp = settings.otlp;
@@ -86,8 +93,16 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
       if (result.ok) continue;
       // Sums are cumulative: the next export carries what this one did not deliver.
       if (signal === "metrics") changed = true;
+      delivered = false;
       tell(signal, result.kind, result.detail);
     }
+    if (signal === "metrics" && delivered) dropIdle(exportedAt);
+  }
+
+  /** Drops the series that an export from `exportedAt` delivered and that had been idle long
+   * before it (one changed since is kept). */
+  function dropIdle(exportedAt: number): void {
+    for (const [key, s] of series) if (exportedAt - s.changedAt > IDLE_SERIES_MS) series.delete(key);
   }
 
   /** Starts an export, tracked so that flush() waits for the ones under way too. */
@@ -113,8 +128,9 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
       instruments.set(name, info);
       const key = `${name}\u0000${JSON.stringify(attributes)}`;
       let s = series.get(key);
-      if (!s) series.set(key, (s = { name, attributes, start: nanosOf(now()), value: 0 }));
+      if (!s) series.set(key, (s = { name, attributes, start: nanosOf(now()), value: 0, changedAt: 0 }));
       s.value += value;
+      s.changedAt = now();
       changed = true;
     },
     event(eventName, attributes) {

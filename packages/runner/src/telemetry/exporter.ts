@@ -5,8 +5,8 @@
 // with every session a long-lived process has seen; should it come back, its new start time tells
 // the collector it counts from 0 again. Each signal is sent on its own interval (timers that never
 // hold the process open) and on flush(), which is bounded: a collector that is down, slow or
-// refusing costs a run nothing and holds an exit at most the bound. A failure drops what it carried and is told once
-// per kind to `debug`.
+// refusing costs a run nothing and holds an exit at most the bound. A failure drops what it
+// carried and is told once per kind to `debug`.
 import { send } from "./send.ts";
 import type { SignalName, TelemetryConfig } from "./config.ts";
 import { logsJson, metricsJson } from "./otlp-json.ts";

@@ -79,6 +79,15 @@ test("an endpoint that is not an http URL leaves OTLP out for that signal, sayin
   assert.match(config.notes[0], /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL/);
 });
 
+test("an endpoint with a user and password in it leaves OTLP out for that signal, naming the variable and never the password", () => {
+  const config = on({ OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: "https://ann:s3cret-pass@otel.example/v1/metrics", OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example" })!;
+  assert.equal(config.metrics, undefined);
+  assert.equal(config.logs?.otlp?.endpoint, "https://otel.example/v1/logs");
+  assert.deepEqual(config.notes, [
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT carries a user and password, which OTLP does not send from a URL (give them in OTEL_EXPORTER_OTLP_HEADERS, as Authorization=Basic%20<base64 of user:password>); metrics are not sent over OTLP",
+  ]);
+});
+
 test("on with no exporter named: a note says nothing is sent (as Claude Code, none is the default)", () => {
   const config = on({})!;
   assert.equal(config.metrics, undefined);

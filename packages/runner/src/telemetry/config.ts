@@ -130,6 +130,11 @@ function endpointOf(env: Env, signal: SignalName, protocol: Protocol, notes: str
     notes.push(`${name} must be an http:// or https:// URL, got one with ${url.protocol}; ${signal} are not sent over OTLP`);
     return undefined;
   }
+  // fetch refuses such a URL, naming it whole in its error (which the debug log would show), and gRPC drops them.
+  if (url.username || url.password) {
+    notes.push(`${name} carries a user and password, which OTLP does not send from a URL (give them in OTEL_EXPORTER_OTLP_HEADERS, as Authorization=Basic%20<base64 of user:password>); ${signal} are not sent over OTLP`);
+    return undefined;
+  }
   if (name === own || protocol === "grpc") return url.href;
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/v1/${signal}`;
   return url.href;

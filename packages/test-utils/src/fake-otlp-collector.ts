@@ -19,7 +19,8 @@ export type OtlpRequest = {
   at: number;
 };
 
-/** How the collector answers one request: an HTTP status (a gRPC status with `grpcStatus`, its
+/** How the collector answers one request: an HTTP status (over gRPC, one other than 200 comes
+ * without a grpc-status, as from a proxy in front), a gRPC status with `grpcStatus` (its
  * grpc-message `grpcMessage` as it is, percent-encoded or not), a body as it is (garbage), after
  * `delayMs`; `hang`: never. */
 export type OtlpReply = { status?: number; grpcStatus?: number; grpcMessage?: string; body?: string; delayMs?: number; hang?: boolean; headers?: Record<string, string> };
@@ -105,6 +106,7 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
         if (reply.hang) return void held.push(() => stream.close());
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         if (stream.destroyed) return;
+        if (reply.status !== undefined && reply.status !== 200) return void stream.respond({ ":status": reply.status, "content-type": "text/plain" }, { endStream: true });
         stream.respond({ ":status": reply.status ?? 200, "content-type": "application/grpc" }, { waitForTrailers: true });
         stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(signal ? (reply.grpcStatus ?? 0) : 12), ...(reply.grpcStatus && { "grpc-message": reply.grpcMessage ?? "refused by the fake collector" }) }));
         stream.end(reply.body !== undefined ? Buffer.from(reply.body) : Buffer.from([0, 0, 0, 0, 0]));

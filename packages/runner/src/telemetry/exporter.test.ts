@@ -163,3 +163,22 @@ test("a series unchanged for an hour is sent no more once delivered, and counts 
   assert.equal(Number(old.asInt), 2);
   assert.equal(old.startTimeUnixNano, String(BigInt(clock) * 1_000_000n));
 });
+
+test("over grpc, a proxy's 503 without a grpc-status is tried again as UNAVAILABLE, and its 404 drops the export", async (t) => {
+  const collector = await startFakeOtlpCollector({ grpc: true });
+  t.after(() => collector.close());
+  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! })!;
+  const debug: string[] = [];
+  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: () => {} });
+  t.after(() => exporter.stop());
+  collector.push({ status: 503 });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(5_000);
+  assert.equal(collector.requests.length, 2);
+  assert.deepEqual(debug, []);
+  collector.push({ status: 404 });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(5_000);
+  assert.equal(collector.requests.length, 3);
+  assert.deepEqual(debug, ["metrics not sent (the collector answered without a grpc-status (HTTP 404)); dropped, and further failures of this kind are not logged"]);
+});

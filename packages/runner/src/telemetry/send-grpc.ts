@@ -1,7 +1,8 @@
 // OTLP over gRPC (OTEL_EXPORTER_OTLP_PROTOCOL=grpc) with node:http2 alone: one unary call to
 // /opentelemetry.proto.collector.<signal>.v1.<Service>/Export, its message the request's protobuf
 // bytes after the 5-byte gRPC prefix (not compressed, then its length); the answer's grpc-status
-// (in the trailers, or in the headers of a trailers-only answer) says how it went.
+// (in the trailers, or in the headers of a trailers-only answer) says how it went; without one,
+// the HTTP status does, as gRPC maps it.
 import { connect, type ClientHttp2Session } from "node:http2";
 import type { Attempt, Request } from "./send.ts";
 import { failed } from "./send.ts";
@@ -13,6 +14,8 @@ const PATHS = {
 
 /** gRPC statuses worth another try: RESOURCE_EXHAUSTED (8), UNAVAILABLE (14). */
 const RETRYABLE = new Set([8, 14]);
+/** HTTP statuses that gRPC reads as UNAVAILABLE when no grpc-status came (a proxy's answer). */
+const HTTP_UNAVAILABLE = new Set([429, 502, 503, 504]);
 
 /** One session per collector, kept while it serves (an export every few seconds). */
 const sessions = new Map<string, ClientHttp2Session>();
@@ -66,7 +69,10 @@ export function sendGrpc(request: Request, signal: AbortSignal): Promise<Attempt
       signal.removeEventListener("abort", onAbort);
       if (signal.aborted) return resolve(failed(new Error("aborted"), signal));
       if (status === 0) return resolve({ ok: true });
-      if (status === undefined) return resolve({ ok: false, kind: `HTTP ${httpStatus || "?"}`, detail: `the collector answered without a grpc-status (HTTP ${httpStatus || "none"})` });
+      if (status === undefined) {
+        const detail = `the collector answered without a grpc-status (HTTP ${httpStatus || "none"})`;
+        return resolve({ ok: false, kind: `HTTP ${httpStatus || "?"}`, detail, ...(HTTP_UNAVAILABLE.has(httpStatus) && { retryAfterMs: 0 }) });
+      }
       resolve({ ok: false, kind: `grpc-status ${status}`, detail: `the collector answered grpc-status ${status}${grpcMessage ? `: ${grpcMessage.slice(0, 200)}` : ""}`, ...(RETRYABLE.has(status) && { retryAfterMs: 0 }) });
     });
     stream.end(frame);

@@ -1,5 +1,6 @@
-// The hand-written OTLP protobuf encoder: known bytes of a tiny message, and round trips through
-// the test side's decoder (by field number) against the http/json encoding of the same data.
+// The hand-written OTLP protobuf encoder: known bytes of small requests (field numbers and wire types
+// as opentelemetry-proto gives them), and round trips through the test side's decoder (by field number)
+// against the http/json encoding of the same data.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeLogsRequest, decodeMetricsRequest, eventRecordsOf, metricPointsOf } from "@harness/test-utils";
@@ -27,6 +28,28 @@ test("a one-record logs request encodes to the bytes the OTLP schema gives", () 
   const resourceLogs = bytes(0x0a, 0, 0x12, scopeLogs.length, ...scopeLogs);
   const request = bytes(0x0a, resourceLogs.length, ...resourceLogs);
   assert.deepEqual(logsProtobuf(origin, [record]), request);
+});
+
+test("a metrics request encodes to the bytes the OTLP schema gives: sfixed64 as_int, double as_double, a cumulative monotonic sum, a gauge", () => {
+  const f64 = (n: number) => [...new Uint8Array(new Float64Array([n]).buffer)];
+  // A length-delimited field: its tag, then its bytes' length (each message here is under 128 bytes).
+  const field = (tag: number, ...content: (number | string)[]) => {
+    const inner = bytes(...content);
+    return [tag, inner.length, ...inner];
+  };
+  const metrics: Metric[] = [
+    { name: "m", description: "", unit: "1", kind: "sum", points: [{ attributes: { a: "b" }, startTimeUnixNano: 1n, timeUnixNano: 2n, value: 3, isDouble: false }] },
+    { name: "g", description: "d", unit: "", kind: "gauge", points: [{ attributes: { n: -1 }, startTimeUnixNano: 1n, timeUnixNano: 2n, value: 0.5, isDouble: true }] },
+  ];
+  const sumPoint = field(0x0a, 0x11, ...le64(1), 0x19, ...le64(2), 0x31, ...le64(3), ...field(0x3a, ...field(0x0a, "a"), ...field(0x12, ...field(0x0a, "b"))));
+  const sum = [...sumPoint, 0x10, 2, 0x18, 1]; // data_points 1, aggregation_temporality CUMULATIVE (2), is_monotonic (3)
+  const minusOne = [0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]; // int_value -1: ten-byte varint
+  const gaugePoint = field(0x0a, 0x11, ...le64(1), 0x19, ...le64(2), 0x21, ...f64(0.5), ...field(0x3a, ...field(0x0a, "n"), ...field(0x12, ...minusOne)));
+  const metric1 = field(0x12, ...field(0x0a, "m"), ...field(0x12), ...field(0x1a, "1"), ...field(0x3a, ...sum)); // Metric: sum is field 7
+  const metric2 = field(0x12, ...field(0x0a, "g"), ...field(0x12, "d"), ...field(0x1a), ...field(0x2a, ...gaugePoint)); // gauge is field 5
+  const scopeMetrics = field(0x12, ...field(0x0a, ...field(0x0a, "h"), ...field(0x12, "1")), ...metric1, ...metric2);
+  const request = bytes(...field(0x0a, ...field(0x0a), ...scopeMetrics));
+  assert.deepEqual(metricsProtobuf({ resource: {}, scope: { name: "h", version: "1" } }, metrics), request);
 });
 
 const origin: Origin = { resource: { "service.name": "harness", "service.version": "0.1.0", "team.id": "a b,c" }, scope: { name: "harness", version: "0.1.0" } };

@@ -5,7 +5,7 @@ import { CUMULATIVE, SEVERITY_INFO, type AttributeValue, type Attributes, type L
 function anyValue(value: AttributeValue): Record<string, unknown> {
   if (typeof value === "string") return { stringValue: value };
   if (typeof value === "boolean") return { boolValue: value };
-  if (typeof value === "number") return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
+  if (typeof value === "number") return Number.isSafeInteger(value) ? { intValue: String(value) } : { doubleValue: value };
   return { doubleValue: value.double };
 }
 

@@ -3,8 +3,9 @@
 // and double attributes; cumulative monotonic sums and gauges of numbers; log records with a
 // string body. Both encodings (otlp-json.ts, otlp-protobuf.ts) take these.
 
-/** An attribute's value: a number is sent as an integer when it is one, else as a double; a
- * `{ double }` is always a double (a cost that happens to be 0 stays a double). */
+/** An attribute's value: a number is sent as an integer when it is one a double holds exactly
+ * (a larger one would lose digits, or overflow int64), else as a double; a `{ double }` is always
+ * a double (a cost that happens to be 0 stays a double). */
 export type AttributeValue = string | boolean | number | { double: number };
 export type Attributes = Readonly<Record<string, AttributeValue>>;
 

@@ -101,3 +101,13 @@ test("log records read back from protobuf equal the same records read from OTLP/
   assert.deepEqual(fromProtobuf[1].attributes, { cost_usd: 0, success: false });
   assert.equal(fromProtobuf[1].eventName, "harness.api_request");
 });
+
+test("an integer attribute beyond what a double holds exactly goes as a double in both encodings, never as a wrong int64", () => {
+  const records: LogRecord[] = [{ timeUnixNano: 1n, eventName: "e", body: "b", attributes: { huge: 2 ** 70, big: 2 ** 53 - 1 } }];
+  const fromJson = JSON.parse(logsJson(origin, records)).resourceLogs[0].scopeLogs[0].logRecords[0].attributes;
+  assert.deepEqual(fromJson, [
+    { key: "huge", value: { doubleValue: 2 ** 70 } },
+    { key: "big", value: { intValue: String(2 ** 53 - 1) } },
+  ]);
+  assert.deepEqual(eventRecordsOf(decodeLogsRequest(logsProtobuf(origin, records)))[0].attributes, { huge: 2 ** 70, big: 2 ** 53 - 1 });
+});

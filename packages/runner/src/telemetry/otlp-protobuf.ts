@@ -85,7 +85,7 @@ class Message {
 function anyValue(value: AttributeValue): Message {
   if (typeof value === "string") return new Message().string(1, value);
   if (typeof value === "boolean") return new Message().bool(2, value);
-  if (typeof value === "number" && Number.isInteger(value)) return new Message().uint(3, BigInt(value));
+  if (typeof value === "number" && Number.isSafeInteger(value)) return new Message().uint(3, BigInt(value));
   return new Message().double(4, typeof value === "number" ? value : value.double);
 }
 

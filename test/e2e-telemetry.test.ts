@@ -127,6 +127,24 @@ test("over grpc the same protobuf reaches the collector's Export methods", async
   assert.ok(otlp.points().some((p) => p.name === "harness.cost.usage"));
 });
 
+test("a model request that failed and was tried again reaches the collector as an api_error, with its status and attempt", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 529 }, ...bashThenAnswer()] }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "--model", "claude-sonnet-4-5", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HARNESS_RETRY_BASE_MS: "1",
+    HARNESS_MODEL_RETRIES: "2",
+    ...otel(otlp.url),
+  }).result;
+  assert.equal(run.code, 0, run.stderr);
+  const errors = named(otlp.events(), "api_error");
+  assert.deepEqual(errors.map((e) => [e.attributes.model, e.attributes.status_code, e.attributes.attempt]), [["claude-sonnet-4-5", "529", 1]]);
+  assert.match(String(errors[0].attributes.error), /529/);
+  assert.equal(named(otlp.events(), "api_request").length, 2, "the failed attempt is no api_request");
+});
+
 test("with telemetry off no request reaches the collector, whatever OTEL_* say", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
   const otlp = await collector(t);

@@ -114,3 +114,23 @@ test("the prompt's text only with OTEL_LOG_USER_PROMPTS=1; session.id and app.ve
   assert.equal(loud.events[0].attributes.prompt, "fix it");
   assert.deepEqual(loud.added[0].attributes, { "app.version": "9.9.9" });
 });
+
+test("a call reported again under its id (its real counts, learnt late) adds only what changed, and is one api_request", () => {
+  const r = recording();
+  const run = observeRun(query, {}, r.deps);
+  run.event(ready("claude-opus-4-1"));
+  run.event({ type: "call.completed", callId: "msg_1", agentId: "a1", usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.1 } });
+  run.event({ type: "call.completed", callId: "msg_1", agentId: "a1", usage: { inputTokens: 10, outputTokens: 40, costUsd: 0.4 } });
+  const sum = (name: string, type?: string) => r.added.filter((a) => a.name === name && (type === undefined || a.attributes.type === type)).reduce((total, a) => total + a.value, 0);
+  assert.equal(sum("harness.token.usage", "input"), 10);
+  assert.equal(sum("harness.token.usage", "output"), 40);
+  assert.ok(Math.abs(sum("harness.cost.usage") - 0.4) < 1e-9);
+  assert.equal(r.events.filter((e) => e.name === "api_request").length, 1);
+});
+
+test("a call.completed with nothing used (an attempt that failed before any answer) is no api_request", () => {
+  const r = recording();
+  const run = observeRun(query, {}, r.deps);
+  run.event({ type: "call.completed", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } });
+  assert.deepEqual(r.events.map((e) => e.name), ["user_prompt"]);
+});

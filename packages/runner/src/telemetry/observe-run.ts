@@ -1,8 +1,9 @@
 // What one run reports, read from the events it emits anyway (AgentEvent), in Claude Code's
-// structure under Harness's names: per model call (call.completed) tokens, cost and an
-// api_request event; per tool call (tool.started → tool.completed) a tool_result event, its
-// decision, and the lines an Edit or Write changed; per run the prompt and its time. Nothing is
-// done per text delta: the handlers are looked up by event type, and deltas have none.
+// structure under Harness's names: per model call (call.completed, counted once however often it
+// is reported under its id) tokens, cost and an api_request event; per tool call (tool.started →
+// tool.completed) a tool_result event, its decision, and the lines an Edit or Write changed; per
+// run the prompt and its time. Nothing is done per text delta: the handlers are looked up by
+// event type, and deltas have none.
 import type { AgentEvent, RunnerQuery, Usage } from "@harness/protocol";
 import type { RunOutcome } from "../backend.ts";
 import type { TelemetryConfig } from "./config.ts";
@@ -59,11 +60,19 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
   if (!query.history?.length && query.historyId === undefined && query.resumeSessionId === undefined) add("session", "harness.session.count", 1);
   event("user_prompt", { prompt_length: query.prompt.length, ...(config.logUserPrompts && { prompt: query.prompt }) });
 
-  function call(usage: Usage): void {
+  /** A call's counts as reported, by its id: one reported again (its real counts, learnt late) adds only what grew. */
+  const calls = new Map<string, { tokens: Record<string, number>; cost: number }>();
+
+  function call(usage: Usage, callId: string | undefined): void {
     const at = now();
     const tokens = { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens ?? 0, cacheCreation: usage.cacheWriteTokens ?? 0 };
-    for (const [type, count] of Object.entries(tokens)) add("tokens", "harness.token.usage", count, { type, model });
-    if (usage.costUsd !== undefined) add("cost", "harness.cost.usage", usage.costUsd, { model });
+    const cost = usage.costUsd ?? 0;
+    const before = callId === undefined ? undefined : calls.get(callId);
+    if (callId !== undefined) calls.set(callId, { tokens, cost });
+    for (const [type, count] of Object.entries(tokens)) add("tokens", "harness.token.usage", count - (before?.tokens[type] ?? 0), { type, model });
+    if (usage.costUsd !== undefined) add("cost", "harness.cost.usage", cost - (before?.cost ?? 0), { model });
+    // One api_request per call, and none for an attempt that used nothing (it failed before any answer: an api_error).
+    if (before || (Object.values(tokens).every((n) => n === 0) && cost === 0)) return;
     event("api_request", {
       model,
       cost_usd: { double: usage.costUsd ?? 0 },
@@ -123,7 +132,7 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
     "run.ready": (e) => {
       if (e.agentId === undefined) model = e.available.model;
     },
-    "call.completed": (e) => call(e.usage),
+    "call.completed": (e) => call(e.usage, e.callId),
     "tool.started": (e) => void tools.set(e.toolUseId, { name: e.toolName, at: now(), ...(e.input && { input: e.input }) }),
     "tool.completed": toolDone,
     "approval.resolved": (e) => {

@@ -227,12 +227,7 @@ test("harness serve's runners send on their intervals, with the Harness user and
     env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ...otel(otlp.url, { OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200" }) },
   });
   t.after(() => server.stop());
-  const client = await MinimalClient.connect(server.url, { userId: "alice", sessionId: "s-telemetry" });
-  t.after(() => client.close());
-  await client.waitForState(() => true);
-  client.send({ type: "configure", config: { permissionMode: "fullAuto" } });
-  client.send({ type: "submit", prompt: "say ok please" });
-  await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 && s.messages[1].status !== "running", 30_000, "the run to end");
+  await runInSession(t, server.url, { userId: "alice", sessionId: "s-telemetry" }, 30_000);
   const tool = await otlp.waitFor(() => named(otlp.events(), "tool_result")[0], 10_000, "the tool_result event");
   assert.equal(tool.attributes.tool_name, "Bash");
   assert.equal(tool.attributes.success, true);
@@ -255,12 +250,7 @@ test("under the claude-code backend the user's settings turn Harness's export on
   // would turn its own exporter on, to the same collector.
   const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code" } });
   t.after(() => server.stop());
-  const client = await MinimalClient.connect(server.url, { userId: "bob", sessionId: "s-cc" });
-  t.after(() => client.close());
-  await client.waitForState(() => true);
-  client.send({ type: "configure", config: { permissionMode: "fullAuto" } });
-  client.send({ type: "submit", prompt: "say ok please" });
-  await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 && s.messages[1].status !== "running", 60_000, "the run to end");
+  await runInSession(t, server.url, { userId: "bob", sessionId: "s-cc" }, 60_000);
   const tool = await otlp.waitFor(() => named(otlp.events(), "tool_result")[0], 10_000, "the tool_result event");
   assert.equal(tool.attributes.tool_name, "Bash");
   assert.equal(tool.attributes.success, true);
@@ -270,6 +260,16 @@ test("under the claude-code backend the user's settings turn Harness's export on
   const names = [...otlp.points().map((p) => p.name), ...otlp.events().map((e) => e.eventName || e.body)];
   assert.deepEqual(names.filter((name) => !name.startsWith("harness.")), [], "nothing from Claude Code's own exporter");
 });
+
+/** One run of "say ok please" in `who`'s session of a `harness serve`, in fullAuto, to its end. */
+async function runInSession(t: { after(fn: () => unknown): void }, url: string, who: { userId: string; sessionId: string }, timeoutMs: number): Promise<void> {
+  const client = await MinimalClient.connect(url, who);
+  t.after(() => client.close());
+  await client.waitForState(() => true);
+  client.send({ type: "configure", config: { permissionMode: "fullAuto" } });
+  client.send({ type: "submit", prompt: "say ok please" });
+  await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 && s.messages[1].status !== "running", timeoutMs, "the run to end");
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

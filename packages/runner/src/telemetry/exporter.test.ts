@@ -9,13 +9,15 @@ import { createExporter } from "./exporter.ts";
 const origin = { resource: { "service.name": "harness" }, scope: { name: "harness", version: "0" } };
 const COUNT = { description: "", unit: "count" };
 
-async function setUp(t: { after(fn: () => unknown): void }, env: Record<string, string> = {}) {
-  const collector: FakeOtlpCollector = await startFakeOtlpCollector();
+/** An exporter of both signals to a fake collector, over http/protobuf or, with `grpc`, grpc. */
+async function setUp(t: { after(fn: () => unknown): void }, env: Record<string, string> = {}, options: { grpc?: boolean; now?: () => number } = {}) {
+  const collector: FakeOtlpCollector = await startFakeOtlpCollector({ grpc: options.grpc === true });
   t.after(() => collector.close());
-  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...env })!;
+  const endpoint = options.grpc ? { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! } : { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
+  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp", ...endpoint, ...env })!;
   const debug: string[] = [];
   const consoleLines: string[] = [];
-  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: (line) => consoleLines.push(line) });
+  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: (line) => consoleLines.push(line) }, options.now);
   t.after(() => exporter.stop());
   return { collector, exporter, debug, consoleLines };
 }
@@ -91,12 +93,7 @@ test("a flush keeps to its bound when the collector holds every request open", a
 });
 
 test("over grpc, UNAVAILABLE is tried again and another status drops the export, said once", async (t) => {
-  const collector = await startFakeOtlpCollector({ grpc: true });
-  t.after(() => collector.close());
-  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! })!;
-  const debug: string[] = [];
-  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: () => {} });
-  t.after(() => exporter.stop());
+  const { collector, exporter, debug } = await setUp(t, {}, { grpc: true });
   collector.push({ grpcStatus: 14 });
   exporter.add("harness.session.count", COUNT, 1, {});
   await exporter.flush(5_000);
@@ -109,12 +106,7 @@ test("over grpc, UNAVAILABLE is tried again and another status drops the export,
 });
 
 test("over grpc, a grpc-message that is not well percent-encoded is told as it came, and the process goes on", async (t) => {
-  const collector = await startFakeOtlpCollector({ grpc: true });
-  t.after(() => collector.close());
-  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! })!;
-  const debug: string[] = [];
-  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: () => {} });
-  t.after(() => exporter.stop());
+  const { collector, exporter, debug } = await setUp(t, {}, { grpc: true });
   collector.push({ grpcStatus: 3, grpcMessage: "100% of the batch is invalid" }, { grpcStatus: 7, grpcMessage: "token%20expired" });
   exporter.event("user_prompt", { prompt_length: 3 });
   await exporter.flush(5_000);
@@ -139,12 +131,8 @@ test("a 502 and a 504 are tried again too, each wait without a Retry-After twice
 });
 
 test("a series unchanged for an hour is sent no more once delivered, and counts from 0 again, with a new start, if it comes back", async (t) => {
-  const collector = await startFakeOtlpCollector();
-  t.after(() => collector.close());
-  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url })!;
   let clock = 1_700_000_000_000;
-  const exporter = createExporter(config, origin, { debug: () => {}, console: () => {} }, () => clock);
-  t.after(() => exporter.stop());
+  const { collector, exporter } = await setUp(t, {}, { now: () => clock });
   const tokens = { description: "", unit: "tokens" };
   exporter.add("harness.token.usage", tokens, 10, { "session.id": "old" });
   await exporter.flush(2_000);
@@ -165,12 +153,7 @@ test("a series unchanged for an hour is sent no more once delivered, and counts 
 });
 
 test("over grpc, a proxy's 503 without a grpc-status is tried again as UNAVAILABLE, and its 404 drops the export", async (t) => {
-  const collector = await startFakeOtlpCollector({ grpc: true });
-  t.after(() => collector.close());
-  const config = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_ENDPOINT: collector.grpcUrl! })!;
-  const debug: string[] = [];
-  const exporter = createExporter(config, origin, { debug: (line) => debug.push(line), console: () => {} });
-  t.after(() => exporter.stop());
+  const { collector, exporter, debug } = await setUp(t, {}, { grpc: true });
   collector.push({ status: 503 });
   exporter.add("harness.session.count", COUNT, 1, {});
   await exporter.flush(5_000);

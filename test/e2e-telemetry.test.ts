@@ -63,7 +63,7 @@ test("harness run sends token usage, cost, the prompt's event without its text, 
   for (const p of points) {
     assert.equal(p.kind, "sum");
     assert.ok(p.monotonic);
-    assert.equal(p.temporality, 2, "cumulative");
+    assert.equal(p.temporality, 1, "delta, as Claude Code's are by default");
     assert.equal(p.resource["service.name"], "harness");
     assert.equal(typeof p.resource["service.version"], "string");
     assert.equal(p.resource["team.id"], "platform");
@@ -224,7 +224,7 @@ test("harness serve's runners send on their intervals, with the Harness user and
   const dataDir = tempDir(t);
   const server = await startHarnessServer({
     dataDir,
-    env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ...otel(otlp.url, { OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200" }) },
+    env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ...otel(otlp.url, { OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200", OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: "cumulative" }) },
   });
   t.after(() => server.stop());
   await runInSession(t, server.url, { userId: "alice", sessionId: "s-telemetry" }, 30_000);
@@ -233,7 +233,7 @@ test("harness serve's runners send on their intervals, with the Harness user and
   assert.equal(tool.attributes.success, true);
   assert.equal(tool.attributes["user.id"], "alice");
   assert.equal(tool.attributes["session.id"], "s-telemetry");
-  // Sums are cumulative: the last export has both calls' tokens.
+  // Sums are cumulative, as asked: the last export has both calls' tokens.
   const input = await otlp.waitFor(() => otlp.points().findLast((p) => p.name === "harness.token.usage" && p.attributes.type === "input" && p.value === 250), 10_000, "both calls' input tokens");
   assert.equal(input.attributes["user.id"], "alice");
   assert.equal(input.attributes["session.id"], "s-telemetry");
@@ -245,7 +245,7 @@ test("under the claude-code backend the user's settings turn Harness's export on
   const otlp = await collector(t);
   const dataDir = tempDir(t);
   mkdirSync(join(dataDir, "home", ".claude"), { recursive: true });
-  writeFileSync(join(dataDir, "home", ".claude", "settings.json"), JSON.stringify({ env: { ...otel(otlp.url), OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200" } }));
+  writeFileSync(join(dataDir, "home", ".claude", "settings.json"), JSON.stringify({ env: { ...otel(otlp.url), OTEL_METRIC_EXPORT_INTERVAL: "200", OTEL_LOGS_EXPORT_INTERVAL: "200", OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: "cumulative" } }));
   // Claude Code reads a workspace's settings (not the user's: it has a home of its own), and these
   // would turn its own exporter on, to the same collector.
   const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_BACKEND: "claude-code" } });

@@ -17,7 +17,19 @@ test("the defaults: http/protobuf to localhost:4318's /v1/<signal>, metrics ever
   assert.deepEqual(config.logs, { otlp: { protocol: "http/protobuf", endpoint: "http://localhost:4318/v1/logs", headers: {} }, console: false, intervalMs: 5_000 });
   assert.equal(config.logUserPrompts, false);
   assert.deepEqual(config.include, { sessionId: true, version: false, accountUuid: true });
+  assert.equal(config.temporality, "delta", "as Claude Code's default");
   assert.deepEqual(config.notes, []);
+});
+
+test("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE picks delta or cumulative sums (lowmemory: delta, as for counters); another value is named", () => {
+  const temporality = (value: string) => on({ OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: value })!;
+  assert.equal(temporality("cumulative").temporality, "cumulative");
+  assert.equal(temporality(" Cumulative ").temporality, "cumulative");
+  assert.equal(temporality("DELTA").temporality, "delta");
+  assert.equal(temporality("lowmemory").temporality, "delta");
+  const wrong = temporality("cumulatve");
+  assert.equal(wrong.temporality, "delta");
+  assert.deepEqual(wrong.notes, ['OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE must be delta, cumulative or lowmemory, got "cumulatve"; taking delta']);
 });
 
 test("a signal's own protocol, endpoint and headers win over the common ones; grpc takes the endpoint as it is", () => {

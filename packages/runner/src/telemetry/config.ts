@@ -27,6 +27,9 @@ export type TelemetryConfig = {
   logUserPrompts: boolean;
   /** OTEL_LOG_TOOL_DETAILS: a tool call's input goes in harness.tool_result as tool_parameters. */
   logToolDetails: boolean;
+  /** OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: each export's sums since the last (delta,
+   * Claude Code's default) or since the series began (cumulative, as Prometheus wants them). */
+  temporality: "delta" | "cumulative";
   /** OTEL_METRICS_INCLUDE_*: which standard attributes metrics carry (events carry them all). */
   include: { sessionId: boolean; version: boolean; accountUuid: boolean };
   /** OTEL_RESOURCE_ATTRIBUTES, checked. */
@@ -81,6 +84,7 @@ export function telemetryConfig(env: Env): TelemetryConfig | undefined {
     ...(logs && { logs }),
     logUserPrompts: flag("OTEL_LOG_USER_PROMPTS", false),
     logToolDetails: flag("OTEL_LOG_TOOL_DETAILS", false),
+    temporality: temporalityOf(env, notes),
     include: { sessionId: flag("OTEL_METRICS_INCLUDE_SESSION_ID", true), version: flag("OTEL_METRICS_INCLUDE_VERSION", false), accountUuid: flag("OTEL_METRICS_INCLUDE_ACCOUNT_UUID", true) },
     resource: pairs(env, "OTEL_RESOURCE_ATTRIBUTES", notes, false),
     notes,
@@ -103,6 +107,16 @@ function exporterNames(env: Env, name: string, notes: string[]): Set<"otlp" | "c
     else notes.push(`${name}: "${raw.trim()}" is not an exporter (they are otlp, console, none); it is left out`);
   }
   return names;
+}
+
+/** lowmemory is delta for counters, the only instruments Harness has. */
+function temporalityOf(env: Env, notes: string[]): "delta" | "cumulative" {
+  const name = "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE";
+  const value = env[name]?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "delta" || value === "lowmemory") return "delta";
+  if (value === "cumulative") return "cumulative";
+  notes.push(`${name} must be delta, cumulative or lowmemory, got "${env[name]}"; taking delta`);
+  return "delta";
 }
 
 function positiveInteger(env: Env, name: string, fallback: number, notes: string[]): number {

@@ -56,7 +56,7 @@ test("an answer that is not OTLP (garbage with 200) counts as delivered", async 
 });
 
 test("sums are cumulative across exports, a series per attributes, and an unchanged sum is not sent again", async (t) => {
-  const { collector, exporter } = await setUp(t);
+  const { collector, exporter } = await setUp(t, { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: "cumulative" });
   exporter.add("harness.token.usage", { description: "", unit: "tokens" }, 10, { type: "input" });
   await exporter.flush(2_000);
   exporter.add("harness.token.usage", { description: "", unit: "tokens" }, 5, { type: "input" });
@@ -132,7 +132,7 @@ test("a 502 and a 504 are tried again too, each wait without a Retry-After twice
 
 test("a series unchanged for an hour is sent no more once delivered, and counts from 0 again, with a new start, if it comes back", async (t) => {
   let clock = 1_700_000_000_000;
-  const { collector, exporter } = await setUp(t, {}, { now: () => clock });
+  const { collector, exporter } = await setUp(t, { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: "cumulative" }, { now: () => clock });
   const tokens = { description: "", unit: "tokens" };
   exporter.add("harness.token.usage", tokens, 10, { "session.id": "old" });
   await exporter.flush(2_000);
@@ -164,4 +164,34 @@ test("over grpc, a proxy's 503 without a grpc-status is tried again as UNAVAILAB
   await exporter.flush(5_000);
   assert.equal(collector.requests.length, 3);
   assert.deepEqual(debug, ["metrics not sent (the collector answered without a grpc-status (HTTP 404)); dropped, and further failures of this kind are not logged"]);
+});
+
+test("delta sums (the default) send what each series gained since the last export delivered, from when that export was", async (t) => {
+  let clock = 1_700_000_000_000;
+  const { collector, exporter } = await setUp(t, {}, { now: () => clock });
+  const tokens = { description: "", unit: "tokens" };
+  exporter.add("harness.token.usage", tokens, 10, { type: "input" });
+  clock += 1_000;
+  await exporter.flush(2_000);
+  exporter.add("harness.token.usage", tokens, 7, { type: "output" });
+  clock += 1_000;
+  collector.push({ status: 400 });
+  await exporter.flush(2_000);
+  exporter.add("harness.token.usage", tokens, 5, { type: "input" });
+  clock += 1_000;
+  await exporter.flush(2_000);
+  await exporter.flush(2_000);
+  const nanos = (ms: number) => String(BigInt(ms) * 1_000_000n);
+  const points = collector.requests.map((r) => r.metrics!.resourceMetrics[0].scopeMetrics[0].metrics[0].sum!);
+  assert.ok(points.every((sum) => sum.aggregationTemporality === 1 && sum.isMonotonic));
+  const t0 = 1_700_000_000_000;
+  assert.deepEqual(
+    points.map((sum) => sum.dataPoints.map((p) => [p.attributes![0].value.stringValue, Number(p.asInt), p.startTimeUnixNano, p.timeUnixNano])),
+    [
+      [["input", 10, nanos(t0), nanos(t0 + 1_000)]],
+      [["output", 7, nanos(t0 + 1_000), nanos(t0 + 2_000)]],
+      // The refused export's 7 comes again, with the 5 gained since; the input's delta starts where its last delivered one ended.
+      [["input", 5, nanos(t0 + 1_000), nanos(t0 + 3_000)], ["output", 7, nanos(t0 + 1_000), nanos(t0 + 3_000)]],
+    ],
+  );
 });

@@ -1,6 +1,6 @@
-// What telemetry keeps between exports, and the exports themselves: counters as cumulative sums
-// (one series per name and attributes, counting from the series' first record), events queued as
-// log records. A series left unchanged for an hour (a session over, in a runner that serves many)
+// What telemetry keeps between exports, and the exports themselves: counters as sums, one series
+// per name and attributes, each export sending what a series gained since the last one delivered
+// (delta) or its total since its first record (cumulative); events queued as log records. A series left unchanged for an hour (a session over, in a runner that serves many)
 // is dropped once an export has delivered its last value: neither memory nor each export grows
 // with every session a long-lived process has seen; should it come back, its new start time tells
 // the collector it counts from 0 again. Each signal is sent on its own interval (timers that never
@@ -11,7 +11,7 @@ import { send } from "./send.ts";
 import type { SignalName, TelemetryConfig } from "./config.ts";
 import { logsJson, metricsJson } from "./otlp-json.ts";
 import { logsProtobuf, metricsProtobuf } from "./otlp-protobuf.ts";
-import { nanosOf, type Attributes, type LogRecord, type Metric, type Origin, type UnixNanos } from "./otlp-model.ts";
+import { CUMULATIVE, DELTA, nanosOf, type Attributes, type LogRecord, type Metric, type Origin, type UnixNanos } from "./otlp-model.ts";
 
 export type InstrumentInfo = { description: string; unit: string; isDouble?: boolean };
 
@@ -25,7 +25,8 @@ const BATCH = 512;
 /** How long a delivered series may stay unchanged before it is dropped. */
 const IDLE_SERIES_MS = 60 * 60_000;
 
-type Series = { name: string; attributes: Attributes; start: UnixNanos; value: number; changedAt: number };
+/** One series: its total since `start`, and how much of it an export has delivered, until when. */
+type Series = { name: string; attributes: Attributes; start: UnixNanos; value: number; changedAt: number; sent: number; sentUntil: UnixNanos };
 
 export type Exporter = {
   add(name: string, info: InstrumentInfo, value: number, attributes: Attributes): void;
@@ -40,6 +41,8 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
   const instruments = new Map<string, InstrumentInfo>();
   const series = new Map<string, Series>();
   let changed = false;
+  /** The metrics export under way: the next waits for it, so that a delta is never sent twice. */
+  let metricsExport: Promise<void> = Promise.resolve();
   let queue: LogRecord[] = [];
   let sequence = 0;
   let droppedSaid = false;
@@ -52,16 +55,26 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
     sinks.debug(`${signal} not sent (${detail}); dropped, and further failures of this kind are not logged`);
   };
 
-  function metricsNow(): Metric[] {
+  /** The sums as of now (delta: what each series gained since its last delivery), and what
+   * marks them delivered once they are. */
+  function metricsNow(): { metrics: Metric[]; sent: () => void } {
     const time = nanosOf(now());
+    const delta = config.temporality === "delta";
     const byName = new Map<string, Metric>();
+    const taken: [Series, number][] = [];
     for (const s of series.values()) {
+      const value = delta ? s.value - s.sent : s.value;
+      if (!(value > 0)) continue;
+      taken.push([s, s.value]);
       const info = instruments.get(s.name)!;
       let metric = byName.get(s.name);
-      if (!metric) byName.set(s.name, (metric = { name: s.name, description: info.description, unit: info.unit, kind: "sum", points: [] }));
-      metric.points.push({ attributes: s.attributes, startTimeUnixNano: s.start, timeUnixNano: time, value: s.value, isDouble: info.isDouble === true });
+      if (!metric) byName.set(s.name, (metric = { name: s.name, description: info.description, unit: info.unit, kind: "sum", temporality: delta ? DELTA : CUMULATIVE, points: [] }));
+      metric.points.push({ attributes: s.attributes, startTimeUnixNano: delta ? s.sentUntil : s.start, timeUnixNano: time, value, isDouble: info.isDouble === true });
     }
-    return [...byName.values()];
+    const sent = () => {
+      for (const [s, value] of taken) Object.assign(s, { sent: value, sentUntil: time });
+    };
+    return { metrics: [...byName.values()], sent };
   }
 
   async function export_(signal: SignalName, abort: AbortSignal): Promise<void> {
@@ -69,10 +82,13 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
     if (!settings) return;
     let bodies: { json: () => string; protobuf: () => Uint8Array<ArrayBuffer> }[];
     const exportedAt = now();
+    let sent = () => {};
     if (signal === "metrics") {
       if (!changed) return;
       changed = false;
-      const metrics = metricsNow();
+      const taken = metricsNow();
+      const metrics = taken.metrics;
+      sent = taken.sent;
       bodies = [{ json: () => metricsJson(origin, metrics), protobuf: () => metricsProtobuf(origin, metrics) }];
     } else {
       if (queue.length === 0) return;
@@ -91,12 +107,14 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
       if (!otlp) continue;
       const result = await send({ signal, protocol: otlp.protocol, endpoint: otlp.endpoint, headers: otlp.headers, body: otlp.protocol === "http/json" ? body.json() : body.protobuf() }, abort);
       if (result.ok) continue;
-      // Sums are cumulative: the next export carries what this one did not deliver.
+      // The next export carries what this one did not deliver (a delta keeps growing from the last delivered).
       if (signal === "metrics") changed = true;
       delivered = false;
       tell(signal, result.kind, result.detail);
     }
-    if (signal === "metrics" && delivered) dropIdle(exportedAt);
+    if (signal !== "metrics" || !delivered) return;
+    sent();
+    dropIdle(exportedAt);
   }
 
   /** Drops the series that an export from `exportedAt` delivered and that had been idle long
@@ -107,7 +125,9 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
 
   /** Starts an export, tracked so that flush() waits for the ones under way too. */
   function start(signal: SignalName, abort: AbortSignal): Promise<void> {
-    const running = export_(signal, abort).catch((error: unknown) => tell(signal, "error", (error as Error).message));
+    const exported = signal === "metrics" ? metricsExport.then(() => export_(signal, abort)) : export_(signal, abort);
+    const running = exported.catch((error: unknown) => tell(signal, "error", (error as Error).message));
+    if (signal === "metrics") metricsExport = running;
     inFlight.add(running);
     void running.finally(() => inFlight.delete(running));
     return running;
@@ -128,7 +148,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
       instruments.set(name, info);
       const key = `${name}\u0000${JSON.stringify(attributes)}`;
       let s = series.get(key);
-      if (!s) series.set(key, (s = { name, attributes, start: nanosOf(now()), value: 0, changedAt: 0 }));
+      if (!s) series.set(key, (s = { name, attributes, start: nanosOf(now()), value: 0, changedAt: 0, sent: 0, sentUntil: nanosOf(now()) }));
       s.value += value;
       s.changedAt = now();
       changed = true;

@@ -1,6 +1,6 @@
 // OTLP/JSON (the http/json protocol): the protobuf messages in the JSON mapping OTLP specifies,
 // with lowerCamelCase field names, 64-bit integers as decimal strings and enums as numbers.
-import { CUMULATIVE, SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type Origin } from "./otlp-model.ts";
+import { SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type Origin } from "./otlp-model.ts";
 
 function anyValue(value: AttributeValue): Record<string, unknown> {
   if (typeof value === "string") return { stringValue: value };
@@ -23,7 +23,7 @@ export function metricsJson(origin: Origin, metrics: readonly Metric[]): string 
       timeUnixNano: String(point.timeUnixNano),
       ...(point.isDouble ? { asDouble: point.value } : { asInt: String(Math.round(point.value)) }),
     }));
-    const data = metric.kind === "sum" ? { sum: { dataPoints, aggregationTemporality: CUMULATIVE, isMonotonic: true } } : { gauge: { dataPoints } };
+    const data = metric.kind === "sum" ? { sum: { dataPoints, aggregationTemporality: metric.temporality, isMonotonic: true } } : { gauge: { dataPoints } };
     return { name: metric.name, description: metric.description, unit: metric.unit, ...data };
   });
   return JSON.stringify({ resourceMetrics: [{ resource: resourceOf(origin), scopeMetrics: [{ scope: origin.scope, metrics: encoded }] }] });

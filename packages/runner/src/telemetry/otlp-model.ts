@@ -14,8 +14,9 @@ export type UnixNanos = bigint;
 
 export type NumberPoint = { attributes: Attributes; startTimeUnixNano: UnixNanos; timeUnixNano: UnixNanos; value: number; isDouble: boolean };
 
-/** Sums are cumulative and monotonic (as Claude Code's counters are by default). */
-export type Metric = { name: string; description: string; unit: string; kind: "sum" | "gauge"; points: NumberPoint[] };
+/** Sums are monotonic, their points each a delta since the last export or a cumulative total
+ * (`temporality`, OTLP's AggregationTemporality). */
+export type Metric = { name: string; description: string; unit: string; kind: "sum" | "gauge"; temporality: Temporality; points: NumberPoint[] };
 
 /** INFO, OTLP's SeverityNumber 9: every Harness event is one. */
 export const SEVERITY_INFO = 9;
@@ -25,8 +26,10 @@ export type LogRecord = { timeUnixNano: UnixNanos; eventName: string; body: stri
 /** Who sends: the resource's attributes and the instrumentation scope. */
 export type Origin = { resource: Attributes; scope: { name: string; version: string } };
 
-/** OTLP's AggregationTemporality CUMULATIVE. */
+/** OTLP's AggregationTemporality: DELTA 1, CUMULATIVE 2. */
+export const DELTA = 1;
 export const CUMULATIVE = 2;
+export type Temporality = typeof DELTA | typeof CUMULATIVE;
 
 export function nanosOf(ms: number): UnixNanos {
   return BigInt(Math.round(ms * 1000)) * 1000n;

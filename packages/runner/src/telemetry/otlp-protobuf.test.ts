@@ -38,8 +38,8 @@ test("a metrics request encodes to the bytes the OTLP schema gives: sfixed64 as_
     return [tag, inner.length, ...inner];
   };
   const metrics: Metric[] = [
-    { name: "m", description: "", unit: "1", kind: "sum", points: [{ attributes: { a: "b" }, startTimeUnixNano: 1n, timeUnixNano: 2n, value: 3, isDouble: false }] },
-    { name: "g", description: "d", unit: "", kind: "gauge", points: [{ attributes: { n: -1 }, startTimeUnixNano: 1n, timeUnixNano: 2n, value: 0.5, isDouble: true }] },
+    { name: "m", description: "", unit: "1", kind: "sum", temporality: 2, points: [{ attributes: { a: "b" }, startTimeUnixNano: 1n, timeUnixNano: 2n, value: 3, isDouble: false }] },
+    { name: "g", description: "d", unit: "", kind: "gauge", temporality: 2, points: [{ attributes: { n: -1 }, startTimeUnixNano: 1n, timeUnixNano: 2n, value: 0.5, isDouble: true }] },
   ];
   const sumPoint = field(0x0a, 0x11, ...le64(1), 0x19, ...le64(2), 0x31, ...le64(3), ...field(0x3a, ...field(0x0a, "a"), ...field(0x12, ...field(0x0a, "b"))));
   const sum = [...sumPoint, 0x10, 2, 0x18, 1]; // data_points 1, aggregation_temporality CUMULATIVE (2), is_monotonic (3)
@@ -54,7 +54,7 @@ test("a metrics request encodes to the bytes the OTLP schema gives: sfixed64 as_
 
 const origin: Origin = { resource: { "service.name": "harness", "service.version": "0.1.0", "team.id": "a b,c" }, scope: { name: "harness", version: "0.1.0" } };
 
-test("metrics read back from protobuf equal the same metrics read from OTLP/JSON: sums cumulative and monotonic, doubles and integers apart", () => {
+test("metrics read back from protobuf equal the same metrics read from OTLP/JSON: sums monotonic, cumulative or delta, doubles and integers apart", () => {
   const t0 = 1_700_000_000_000_000_000n;
   const metrics: Metric[] = [
     {
@@ -62,13 +62,14 @@ test("metrics read back from protobuf equal the same metrics read from OTLP/JSON
       description: "Tokens",
       unit: "tokens",
       kind: "sum",
+      temporality: 2,
       points: [
         { attributes: { type: "input", model: "claude-x" }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 1234, isDouble: false },
         { attributes: { type: "output", model: "claude-x" }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 2 ** 40, isDouble: false },
       ],
     },
-    { name: "harness.cost.usage", description: "Cost", unit: "USD", kind: "sum", points: [{ attributes: { model: "claude-x", big: -3 }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 0.0125, isDouble: true }] },
-    { name: "some.gauge", description: "", unit: "1", kind: "gauge", points: [{ attributes: { on: true, share: 0.5 }, startTimeUnixNano: t0, timeUnixNano: t0, value: 7, isDouble: false }] },
+    { name: "harness.cost.usage", description: "Cost", unit: "USD", kind: "sum", temporality: 1, points: [{ attributes: { model: "claude-x", big: -3 }, startTimeUnixNano: t0, timeUnixNano: t0 + 5n, value: 0.0125, isDouble: true }] },
+    { name: "some.gauge", description: "", unit: "1", kind: "gauge", temporality: 2, points: [{ attributes: { on: true, share: 0.5 }, startTimeUnixNano: t0, timeUnixNano: t0, value: 7, isDouble: false }] },
   ];
   const fromProtobuf = decodeMetricsRequest(metricsProtobuf(origin, metrics));
   const fromJson = JSON.parse(metricsJson(origin, metrics));
@@ -79,7 +80,7 @@ test("metrics read back from protobuf equal the same metrics read from OTLP/JSON
     [
       ["harness.token.usage", "sum", true, 2, 1234, { type: "input", model: "claude-x" }],
       ["harness.token.usage", "sum", true, 2, 2 ** 40, { type: "output", model: "claude-x" }],
-      ["harness.cost.usage", "sum", true, 2, 0.0125, { model: "claude-x", big: -3 }],
+      ["harness.cost.usage", "sum", true, 1, 0.0125, { model: "claude-x", big: -3 }],
       ["some.gauge", "gauge", false, 0, 7, { on: true, share: 0.5 }],
     ],
   );

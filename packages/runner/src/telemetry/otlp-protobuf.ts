@@ -3,7 +3,7 @@
 // ExportLogsServiceRequest. Field numbers are opentelemetry-proto's (collector/*/v1, common/v1,
 // resource/v1, metrics/v1, logs/v1). Each message is encoded bottom-up into its own bytes, then
 // framed by its parent: the messages are small, so the copies cost nothing worth a cleverer writer.
-import { CUMULATIVE, SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type NumberPoint, type Origin } from "./otlp-model.ts";
+import { SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type NumberPoint, type Origin } from "./otlp-model.ts";
 
 const VARINT = 0;
 const FIXED64 = 1;
@@ -112,7 +112,7 @@ function point(p: NumberPoint): Message {
 function metric(metric: Metric): Message {
   const data = new Message();
   for (const p of metric.points) data.message(1, point(p));
-  if (metric.kind === "sum") data.uint(2, CUMULATIVE).bool(3, true);
+  if (metric.kind === "sum") data.uint(2, metric.temporality).bool(3, true);
   return new Message().string(1, metric.name).string(2, metric.description).string(3, metric.unit).message(metric.kind === "sum" ? 7 : 5, data);
 }
 

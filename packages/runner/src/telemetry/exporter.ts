@@ -1,12 +1,13 @@
 // What telemetry keeps between exports, and the exports themselves: counters as sums, one series
 // per name and attributes, each export sending what a series gained since the last one delivered
-// (delta) or its total since its first record (cumulative); events queued as log records. A series left unchanged for an hour (a session over, in a runner that serves many)
-// is dropped once an export has delivered its last value: neither memory nor each export grows
-// with every session a long-lived process has seen; should it come back, its new start time tells
-// the collector it counts from 0 again. Each signal is sent on its own interval (timers that never
+// (delta) or its total since its first record (cumulative); events queued as log records. A
+// series left unchanged for an hour (a session over, in a runner that serves many) is dropped
+// once an export has delivered its last value: neither memory nor each export grows with every
+// session a long-lived process has seen; should it come back, its new start time tells the
+// collector it counts from 0 again. Each signal is sent on its own interval (timers that never
 // hold the process open) and on flush(), which is bounded: a collector that is down, slow or
-// refusing costs a run nothing and holds an exit at most the bound. A failure drops what it
-// carried and is told once per kind to `debug`.
+// refusing costs a run nothing and holds an exit at most the bound. A failure drops the events it
+// carried (sums go again with the next export) and is told once per kind to `debug`.
 import { send } from "./send.ts";
 import type { SignalName, TelemetryConfig } from "./config.ts";
 import { logsJson, metricsJson } from "./otlp-json.ts";

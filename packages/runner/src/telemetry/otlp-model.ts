@@ -1,6 +1,6 @@
 // The OpenTelemetry data this exporter sends, shaped as OTLP's messages (opentelemetry-proto
 // common/v1, metrics/v1, logs/v1) but only as far as Harness uses them: string, boolean, integer
-// and double attributes; cumulative monotonic sums and gauges of numbers; log records with a
+// and double attributes; monotonic sums (delta or cumulative) and gauges of numbers; log records with a
 // string body. Both encodings (otlp-json.ts, otlp-protobuf.ts) take these.
 
 /** An attribute's value: a number is sent as an integer when it is one a double holds exactly

@@ -195,3 +195,14 @@ test("delta sums (the default) send what each series gained since the last expor
     ],
   );
 });
+
+test("a delta export started while another is under way waits for it, so that no gain is sent twice", async (t) => {
+  const { collector, exporter } = await setUp(t);
+  collector.push({ delayMs: 300 });
+  exporter.add("harness.session.count", COUNT, 10, {});
+  const first = exporter.flush(2_000);
+  await new Promise((r) => setTimeout(r, 50));
+  exporter.add("harness.session.count", COUNT, 5, {});
+  await Promise.all([first, exporter.flush(2_000)]);
+  assert.deepEqual(collector.points().map((p) => p.value), [10, 5]);
+});

@@ -13,7 +13,8 @@ import type { Attributes } from "./otlp-model.ts";
 /** Whose run it is, for the standard attributes. */
 export type RunWho = { sessionId?: string; userId?: string };
 
-export type RunObserver = { event(event: AgentEvent): void; end(outcome: RunOutcome): void };
+/** `end` takes the run's outcome, or nothing when the run threw. */
+export type RunObserver = { event(event: AgentEvent): void; end(outcome: RunOutcome | undefined): void };
 
 export type ObserveDeps = { exporter: Exporter; config: TelemetryConfig; appVersion: string; terminal?: string; now?: () => number };
 
@@ -156,7 +157,7 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
       if (handler) handler(e);
     },
     end(outcome) {
-      if (outcome.ok && outcome.model) model = outcome.model;
+      if (outcome?.ok && outcome.model) model = outcome.model;
       add("active", "harness.active_time.total", (now() - startedAt) / 1000, { type: "cli" });
     },
   };

@@ -3,7 +3,7 @@
 // imports it dynamically), so that a process without telemetry loads none of it.
 import { readFileSync } from "node:fs";
 import { hideInDebugLog } from "@harness/llm/debug-log";
-import type { Backend } from "../backend.ts";
+import type { Backend, RunOutcome } from "../backend.ts";
 import { telemetryConfig } from "./config.ts";
 import { createExporter, type Sinks } from "./exporter.ts";
 import { observeRun, type RunWho } from "./observe-run.ts";
@@ -44,15 +44,19 @@ export function startTelemetry(env: Env, sinks: Sinks & { note: (message: string
         async run(query, ctx) {
           const observer = observeRun(query, who ?? { ...(query.telemetry && query.telemetry) }, { exporter, config, appVersion: VERSION, ...(terminal && { terminal }) });
           const emit = ctx.emit;
-          const outcome = await backend.run(query, {
-            ...ctx,
-            emit: (event) => {
-              emit(event);
-              observer.event(event);
-            },
-          });
-          observer.end(outcome);
-          return outcome;
+          let outcome: RunOutcome | undefined;
+          try {
+            outcome = await backend.run(query, {
+              ...ctx,
+              emit: (event) => {
+                emit(event);
+                observer.event(event);
+              },
+            });
+            return outcome;
+          } finally {
+            observer.end(outcome);
+          }
         },
       };
     },

@@ -49,6 +49,12 @@ test("a signal's own protocol, endpoint and headers win over the common ones; gr
   assert.deepEqual(config.secrets.sort(), ["Bearer abc", "Bearer abc", "a", "b"].sort());
 });
 
+test("a header's value keeps every = after the first, and is percent-decoded after the split on commas", () => {
+  const config = on({ OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Basic%20dXNlcjpwYXNz==, x-list = a%2Cb%3Dc " })!;
+  assert.deepEqual(config.logs?.otlp?.headers, { Authorization: "Basic dXNlcjpwYXNz==", "x-list": "a,b=c" });
+  assert.deepEqual(config.notes, []);
+});
+
 test("a common endpoint with a path gets /v1/<signal> after its path, once, its query kept", () => {
   assert.equal(on({ OTEL_METRICS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example/base/" })!.metrics?.otlp?.endpoint, "https://otel.example/base/v1/metrics");
   assert.equal(on({ OTEL_LOGS_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example/base?tenant=a" })!.logs?.otlp?.endpoint, "https://otel.example/base/v1/logs?tenant=a");

@@ -206,3 +206,13 @@ test("a delta export started while another is under way waits for it, so that no
   await Promise.all([first, exporter.flush(2_000)]);
   assert.deepEqual(collector.points().map((p) => p.value), [10, 5]);
 });
+
+test("a Retry-After given as a date is waited for, as one given in seconds", async (t) => {
+  const { collector, exporter } = await setUp(t);
+  collector.push({ status: 429, headers: { "retry-after": new Date(Date.now() + 2_000).toUTCString() } });
+  exporter.add("harness.session.count", COUNT, 1, {});
+  await exporter.flush(5_000);
+  const [refused, accepted] = collector.requests;
+  assert.ok(accepted, "tried again");
+  assert.ok(accepted.at - refused.at >= 900, `tried again after ${accepted.at - refused.at} ms`);
+});

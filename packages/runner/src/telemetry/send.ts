@@ -64,16 +64,23 @@ async function sendOnce(request: Request, signal: AbortSignal): Promise<Attempt>
     const text = await response.text().catch(() => "");
     if (response.ok) return { ok: true };
     const retry = RETRYABLE.has(response.status);
-    const retryAfter = Number(response.headers.get("retry-after"));
     return {
       ok: false,
       kind: `HTTP ${response.status}`,
       detail: `the collector answered ${response.status}${text ? `: ${text.slice(0, 200).replace(/\s+/g, " ")}` : ""}`,
-      ...(retry && { retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 0 }),
+      ...(retry && { retryAfterMs: retryAfterMs(response.headers.get("retry-after")) }),
     };
   } catch (error) {
     return failed(error, signal);
   }
+}
+
+/** Retry-After in seconds or as an HTTP date, in ms from now; 0 (the backoff) when absent or unreadable. */
+function retryAfterMs(header: string | null): number {
+  if (!header?.trim()) return 0;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
 /** A request that could not be made or finish: the collector down, unreachable, or too slow. */

@@ -26,6 +26,7 @@ import { historyFile } from "./input/history.ts";
 import { openRecall } from "./input/recall.ts";
 import { reverseSearch } from "./input/search.ts";
 import { bracketedPaste } from "./input/paste.ts";
+import { imagePasting } from "./input/image-paste.ts";
 import { projectPath } from "../project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./input/keys.ts";
 import { claudeEditorMode, vimEditing } from "./vim/editor.ts";
@@ -319,7 +320,9 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // A paste is one piece at the cursor, a long one a placeholder (chat/input/paste.ts); before the search
   // takes keys, so that it sees the paste's keys first.
   // A prompt recalled comes back as shown, placeholders and all, its pastes taken back with it.
-  const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!, (index) => recall.pastesAt(index)) : undefined;
+  // Images (Ctrl+V, a pasted path of one) are kept in a local chat's project (chat/input/image-paste.ts).
+  const images = imagePasting({ project: command.local ? command.cwd : undefined, where: url, home: io.env.HOME || homedir(), note: (text) => view.note(text) });
+  const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!, (index) => recall.pastesAt(index), images.imageOf) : undefined;
   // Ctrl+J and Ctrl+G (chat/input/editor.ts); the search, once it has begun, takes Ctrl+G first.
   const stopEditing =
     paste &&
@@ -585,6 +588,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
           shown.full = !shown.full;
           view.note(shown.full ? "(verbose output on: tool calls are shown whole; Ctrl+O again for excerpts)" : "(verbose output off: tool calls are shown as excerpts)");
         },
+        ctrlV: () => paste && void images.fromClipboard((mention) => paste.attach(mention)),
         pasting: () => paste?.pasting() ?? false,
       })
     : undefined;

@@ -1,5 +1,5 @@
 // Keys of `harness chat` at a terminal beyond those of its line editor (node:readline), as Claude
-// Code's interactive mode has them: Esc (a run under way stops), Esc twice, Ctrl+O, Ctrl+T, and a new line of the
+// Code's interactive mode has them: Esc (a run under way stops), Esc twice, Ctrl+O, Ctrl+T, Ctrl+V, and a new line of the
 // same prompt with Alt+Enter (ESC then Enter, as terminals send Option/Alt+Enter, and Shift+Enter
 // once set up to) or with Shift+Enter where the terminal tells it apart (the kitty keyboard
 // protocol's ESC[13;2u). The editor has one line: a new line of the prompt is the line entered
@@ -20,6 +20,8 @@ export type KeyActions = {
   ctrlO?(): void;
   /** Ctrl+T, which the line editor leaves alone: the todo list. */
   ctrlT?(): void;
+  /** Ctrl+V, which the line editor leaves alone: an image from the clipboard. */
+  ctrlV?(): void;
   /** A bracketed paste is under way (paste.ts): its keys are text, not the chat's keys. */
   pasting?(): boolean;
 };
@@ -56,6 +58,7 @@ export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actio
     if (key.name === "tab" && key.shift) return actions.shiftTab?.();
     if (key.name === "o" && key.ctrl && !key.meta) return actions.ctrlO?.();
     if (key.name === "t" && key.ctrl && !key.meta) return actions.ctrlT?.();
+    if (key.name === "v" && key.ctrl && !key.meta) return actions.ctrlV?.();
     if ((key.name === "return" && key.meta) || key.code === "[13;2u") {
       // A new line from anywhere in the line: what is typed goes on after all of it.
       editor.write(null, { ctrl: true, name: "e" });

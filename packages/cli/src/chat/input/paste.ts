@@ -9,6 +9,11 @@
 // recalls it: its placeholders drawn, their texts the prompt's pastes again, sent in their place.
 // Once the line holding pastes is cleared (Ctrl-C), they are forgotten.
 //
+// An image attached (Ctrl+V, or a pasted path of an image file) shows as "[Image #2]", numbered
+// with the pastes, and goes whole with Backspace as they do; the line entered has it as the `@path`
+// mention the agent attaches the image of. The history keeps that mention, not the placeholder: a
+// prompt recalled sends the image again while its file is there, and never a placeholder without one.
+//
 // Without the brackets (a terminal that does not send them) the chat's gathering of lines that
 // arrive together (PASTE_MS in chat/chat.ts) takes the paste as before.
 import type { Interface } from "node:readline";
@@ -69,19 +74,38 @@ export type BracketedPaste = {
   /** Puts `text` in at the cursor as typed (never a placeholder), its line breaks kept in the line
    * handed over as they are in a paste's (editor.ts). */
   type(text: string): void;
+  /** Puts the placeholder of an image in at the cursor; the line handed over has `mention` for it. */
+  attach(mention: string): void;
   /** The line being typed was cleared: its pastes are forgotten, and the numbers start again. */
   forget(): void;
   /** The terminal leaves bracketed paste mode; the editor goes back to its own keys. */
   stop(): void;
 };
 
+/** An image's placeholder. */
+export const imagePlaceholder = (id: number) => `[Image #${id}]`;
+
+/** `line` with each image's placeholder as its mention, set apart by blanks (a mention starts after
+ * one, and ends at one or at sentence punctuation: agent/context/markdown-imports.ts). */
+function withMentions(line: string, images: Iterable<{ placeholder: string; content: string }>): string {
+  let text = line;
+  for (const { placeholder, content } of images) {
+    const parts = text.split(placeholder);
+    text = parts.reduce((out, part) => `${out}${/\S$/.test(out) ? " " : ""}${content}${/^[^\s.,;:!?)\]}'"]/.test(part) ? " " : ""}${part}`);
+  }
+  return text;
+}
+
 /** Bracketed paste for `editor`, which draws on `terminal`. `recalled`: the texts pasted into the
- * prompt at `index` of the editor's history, which it holds with their placeholders. */
-export function bracketedPaste(editor: Interface, terminal: Out, recalled: (index: number) => readonly RecalledPaste[] | undefined = () => undefined): BracketedPaste {
+ * prompt at `index` of the editor's history, which it holds with their placeholders. `imageOf`: the
+ * mention of the image a paste names (pasted-image-path.ts), if it names one. */
+export function bracketedPaste(editor: Interface, terminal: Out, recalled: (index: number) => readonly RecalledPaste[] | undefined = () => undefined, imageOf: (text: string) => string | undefined = () => undefined): BracketedPaste {
   const rl = editor as Editor;
   const ttyWrite = rl._ttyWrite;
   /** The collapsed pastes of the prompt being typed, by number. */
   let pastes = new Map<number, { placeholder: string; content: string }>();
+  /** The images of the prompt being typed, by number: their placeholders and mentions. */
+  let images = new Map<number, { placeholder: string; content: string }>();
   let count = 0;
   /** What is pasted so far, between the brackets. */
   let pasting: string | undefined;
@@ -97,8 +121,16 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
   /** Pastes entered, for the history, in the order they stand in the prompt. */
   let entered: { id: number; placeholder: string; content: string }[] = [];
 
-  const expand = (line: string) => expanded(line, pastes.values());
+  const expand = (line: string) => expanded(withMentions(line, images.values()), pastes.values());
+  const attach = (mention: string) => {
+    pastedInto = true;
+    const id = ++count;
+    images.set(id, { placeholder: imagePlaceholder(id), content: mention });
+    rl._insertString(imagePlaceholder(id));
+  };
   const insert = (text: string) => {
+    const image = imageOf(text);
+    if (image !== undefined) return attach(image);
     pastedInto = true;
     if (!collapses(text)) return rl._insertString(text);
     const id = ++count;
@@ -109,9 +141,10 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
   /** Backspace just after a placeholder of this prompt: it goes whole. */
   const takeOffPlaceholder = (): boolean => {
     const before = rl.line.slice(0, rl.cursor);
-    for (const [id, paste] of pastes) {
+    for (const [id, paste] of [...pastes, ...images]) {
       if (!before.endsWith(paste.placeholder)) continue;
       pastes.delete(id);
+      images.delete(id);
       rl.line = before.slice(0, -paste.placeholder.length) + rl.line.slice(rl.cursor);
       rl.cursor -= paste.placeholder.length;
       rl._refreshLine();
@@ -121,22 +154,24 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
   };
   /** The line being typed's pastes while a prompt recalled is on the line (the editor gives the
    * line back at Down). */
-  let typing: { pastes: typeof pastes; count: number; pastedInto: boolean } | undefined;
+  let typing: { pastes: typeof pastes; images: typeof images; count: number; pastedInto: boolean } | undefined;
   /** The editor went from history entry `from` to `to` (-1: the line being typed). */
   const moved = (from: number, to: number) => {
-    if (from === -1) typing = { pastes, count, pastedInto };
+    if (from === -1) typing = { pastes, images, count, pastedInto };
     if (to === -1) {
-      ({ pastes, count, pastedInto } = typing ?? { pastes: new Map(), count: 0, pastedInto: false });
+      ({ pastes, images, count, pastedInto } = typing ?? { pastes: new Map(), images: new Map(), count: 0, pastedInto: false });
       typing = undefined;
       return;
     }
     pastes = new Map();
+    images = new Map();
     for (const { id, placeholder, content } of recalled(to) ?? []) pastes.set(id, { placeholder, content });
     count = Math.max(0, ...pastes.keys());
     pastedInto = pastes.size > 0;
   };
   const forget = () => {
     pastes = new Map();
+    images = new Map();
     count = 0;
     typing = undefined;
     pastedInto = false;
@@ -198,6 +233,7 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
       pastedInto = true;
       rl._insertString(text);
     },
+    attach,
     forget,
     pasting: () => pasting !== undefined,
     goesOn: (line) => continues(line) && !pastedEnds.includes(line),

@@ -81,6 +81,8 @@ export const CHAT_KEYS = `Keys:
   Ctrl+S                  stash the prompt; it comes back once the next one is sent
   Ctrl+O                  verbose output on or off
   Ctrl+T                  the todo list
+  Ctrl+V                  attach the clipboard's image as [Image #1] (a local chat; a pasted
+                          path of an image file too)
   Ctrl+L                  clear the screen
   Ctrl+_                  undo the last edit of the line
   Ctrl-D                  leave (on an empty line)

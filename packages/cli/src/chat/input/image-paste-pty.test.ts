@@ -98,8 +98,10 @@ test("Ctrl+V with no image in the clipboard says so and types nothing", async (t
   await leaveChat(chat);
 });
 
-test("Ctrl+V with no clipboard tool installed names the one to install", async (t) => {
+test("Ctrl+V with no clipboard tool installed names the one to install; \"?\" lists Ctrl+V among the keys", async (t) => {
   const chat = await chatWith(t, {}, { WAYLAND_DISPLAY: "wayland-0" });
+  chat.type("?");
+  await chat.shows(/Ctrl\+V +attach the clipboard's image as \[Image #1\]/);
   chat.type("\x16");
   await chat.shows(/wl-paste.*wl-clipboard/);
   await leaveChat(chat);

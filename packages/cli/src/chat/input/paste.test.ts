@@ -199,3 +199,29 @@ test("a Ctrl-R inside a paste is pasted text, dropped as a control character: no
   await type("\r");
   assert.deepEqual(entered, ["ab"]);
 });
+
+test("an image attached shows as [Image #N], numbered with the pastes, and is entered as its mention set apart by blanks", async (t) => {
+  const { editor, paste, entered, type } = editorAt(t);
+  await type(`see${START}${lines(4).replaceAll("\n", "\r")}${END}`);
+  paste.attach("@.harness/images/a.png");
+  assert.equal(editor.line, "see[Pasted text #1 +3 lines][Image #2]");
+  await type("now, and ");
+  paste.attach("@.harness/images/b.png");
+  await type(".\r");
+  assert.deepEqual(entered, [`see${lines(4)} @.harness/images/a.png now, and @.harness/images/b.png.`]);
+  assert.deepEqual(paste.forHistory(entered[0]!), { display: `see[Pasted text #1 +3 lines] @.harness/images/a.png now, and @.harness/images/b.png.`, pastedContents: { 1: { id: 1, type: "text", content: lines(4) } } }, "the history keeps the mentions");
+});
+
+test("an image whose placeholder was taken off, or on a line cleared, is not entered", async (t) => {
+  const { editor, paste, entered, type } = editorAt(t);
+  await type("a ");
+  paste.attach("@x.png");
+  await type("\x7f");
+  assert.equal(editor.line, "a ");
+  await type("\r");
+  paste.attach("@y.png");
+  await type("\x15");
+  paste.forget();
+  await type("[Image #1] typed\r");
+  assert.deepEqual(entered, ["a ", "[Image #1] typed"]);
+});

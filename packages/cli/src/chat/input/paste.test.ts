@@ -225,3 +225,25 @@ test("an image whose placeholder was taken off, or on a line cleared, is not ent
   await type("[Image #1] typed\r");
   assert.deepEqual(entered, ["a ", "[Image #1] typed"]);
 });
+
+test("an image attached to a prompt recalled from Claude Code's history, which holds an [Image #N] as text, takes another number", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-paste-images-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "history.jsonl");
+  appendHistory(file, "/p", { display: "look at [Image #1]", pastedContents: { 1: { id: 1, type: "image", content: "iVBOR" } } } as unknown as KeptPrompt);
+  const loaded = loadHistory(file, "/p");
+  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  const output = Object.assign(new PassThrough(), { isTTY: true, columns: 200 });
+  const editor = createInterface({ input, output, terminal: true, prompt: "", history: loaded.entries.slice() });
+  const paste = bracketedPaste(editor, output, () => undefined);
+  const entered: string[] = [];
+  editor.on("line", (line: string) => entered.push(line));
+  t.after(() => (paste.stop(), editor.close()));
+  input.write("\x1b[A");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(editor.line, "look at [Image #1]");
+  paste.attach("@new.png");
+  input.write("\r");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(entered, ["look at [Image #1] @new.png"]);
+});

@@ -166,7 +166,9 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
     pastes = new Map();
     images = new Map();
     for (const { id, placeholder, content } of recalled(to) ?? []) pastes.set(id, { placeholder, content });
-    count = Math.max(0, ...pastes.keys());
+    // Claude Code's history keeps an image's "[Image #N]" as text: a new one takes another number.
+    const shownImages = [...rl.line.matchAll(/\[Image #(\d+)\]/g)].map(([, id]) => Number(id));
+    count = Math.max(0, ...pastes.keys(), ...shownImages);
     pastedInto = pastes.size > 0;
   };
   const forget = () => {

@@ -588,7 +588,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
           shown.full = !shown.full;
           view.note(shown.full ? "(verbose output on: tool calls are shown whole; Ctrl+O again for excerpts)" : "(verbose output off: tool calls are shown as excerpts)");
         },
-        ctrlV: () => paste && void images.fromClipboard((mention) => paste.attach(mention)),
+        // Not into a Ctrl+R search's line, which is not the prompt's.
+        ctrlV: () => paste && !search?.searching() && void images.fromClipboard((mention) => paste.attach(mention)),
         pasting: () => paste?.pasting() ?? false,
       })
     : undefined;

@@ -1,6 +1,6 @@
 // What a model call cost, from the list prices of Claude models (USD per million tokens), plus
-// Anthropic's server-side web searches. Models without a price here (local models, other vendors)
-// cost 0.
+// Anthropic's server-side web searches. A model without a price here (another vendor's, or one on a
+// gateway) costs what is not known, which is not 0; one served on this machine costs nothing.
 import type { Usage } from "@harness/protocol";
 
 export type ModelPrice = {
@@ -84,7 +84,7 @@ function atVersionBoundary(id: string, end: number): boolean {
 const WEB_SEARCH_USD = 0.01;
 
 /** The price in USD of one call's usage, its web searches included; 0 for a model without a known
- * price. */
+ * price (callers that show it use `pricedCall`, which says "not known" instead). */
 export function costUsd(model: string, usage: Usage): number {
   const price = priceOf(model);
   if (!price) return 0;
@@ -98,4 +98,12 @@ function tokensCost(price: ModelPrice, usage: Usage): number {
   const rates = long && usage.inputTokens + cacheRead + cacheWrite > long.aboveTokens ? long : price;
   const micro = usage.inputTokens * rates.input + usage.outputTokens * rates.output + cacheWrite * rates.cacheWrite + cacheRead * rates.cacheRead;
   return micro / 1_000_000;
+}
+
+/** One call's `usage` with its cost: `costUsd` when the price of `model` is known or the call was
+ * free (`free`: its server runs on this machine), else `unpricedCalls: 1` and no `costUsd`. */
+export function pricedCall(model: string, usage: Usage, free = false): Usage {
+  const { costUsd: _, unpricedCalls: __, ...rest } = usage;
+  if (free) return { ...rest, costUsd: 0 };
+  return priceOf(model) ? { ...rest, costUsd: costUsd(model, usage) } : { ...rest, unpricedCalls: 1 };
 }

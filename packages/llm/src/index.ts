@@ -41,7 +41,7 @@ export type { BedrockSettings } from "./bedrock/settings.ts";
 export { AwsCredentialsError, bedrockAuth, refreshBedrockAuth } from "./aws/credentials.ts";
 export type { AwsCommands, BedrockAuth } from "./aws/credentials.ts";
 export { GoogleAuthError, googleAccessToken } from "./google/token.ts";
-export { costUsd, priceOf } from "./cost.ts";
+export { costUsd, priceOf, pricedCall } from "./cost.ts";
 export { formatDuration } from "./retry/policy.ts";
 export type { ModelPrice } from "./cost.ts";
 export { EFFORT_THINKING_BUDGET, thinkingBudget } from "./thinking.ts";

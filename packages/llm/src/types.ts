@@ -119,8 +119,8 @@ export type ModelEvent =
    * blocks and the tool calls whose input was complete (a tool_use without a tool_result yet);
    * `errorMessage` says what failed; `refusal`, why the model declined (stop reason refusal), when
    * the API said; `abandonedUsage`, what the attempts given up on before this one used (billed too,
-   * but no measure of this request). `usage.costUsd` is the price of this call (0 when the
-   * model's price is unknown). */
+   * but no measure of this request). `usage.costUsd` is the price of this call; when the
+   * model's price is not known it is absent and `usage.unpricedCalls` is 1. */
   | { type: "done"; stopReason: StopReason; message: ModelMessage; usage: Usage; abandonedUsage?: Usage; errorMessage?: string; error?: ModelErrorInfo; refusal?: string };
 
 /** What kind of failure ended a request (stop reason "error"), when the service said: its class,

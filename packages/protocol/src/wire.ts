@@ -128,7 +128,11 @@ export const UsageSchema = z.object({
   cacheWriteTokens: z.number().optional(),
   /** Anthropic's server-side web searches ($10 per 1,000 on top of the tokens, in `costUsd`). */
   webSearchRequests: z.number().optional(),
+  /** What the calls whose price is known cost: without `unpricedCalls`, all of them. */
   costUsd: z.number().optional(),
+  /** Model calls whose price is not known (a model missing from the price list, on a server that is
+   * not local): their cost is missing from `costUsd`, which is then a lower bound, or absent. */
+  unpricedCalls: z.number().int().nonnegative().optional(),
   /** Model calls whose server reported no usage (some OpenAI-compatible servers never do): their
    * tokens are missing from the counts, which are then a lower bound, not a measure. */
   unreportedCalls: z.number().int().nonnegative().optional(),

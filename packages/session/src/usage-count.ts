@@ -13,7 +13,7 @@ export type LiveCount = { usageBefore?: Usage; spentBefore?: ConversationSpent; 
 export const MAX_LIVE_CALLS = 64;
 
 /** The counts a usage may hold besides its input and output tokens. */
-const OPTIONAL_USAGE_KEYS = ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd", "unreportedCalls"] as const;
+const OPTIONAL_USAGE_KEYS = ["cacheReadTokens", "cacheWriteTokens", "webSearchRequests", "costUsd", "unpricedCalls", "unreportedCalls"] as const;
 const USAGE_KEYS = ["inputTokens", "outputTokens", ...OPTIONAL_USAGE_KEYS] as const;
 
 export function addUsage(total: Usage | undefined, run: Usage): Usage {

@@ -211,7 +211,7 @@ async function reportText(
 ): Promise<string> {
   switch (name) {
     case "cost":
-      return (await usageReports()).costReport(resourceInternals(run.resources).spent);
+      return (await usageReports()).costReport(resourceInternals(run.resources).spent, Date.now(), run.model);
     case "export": {
       const { conversationText, exportConversation } = await import("../harness/reports/conversation-export.ts");
       return args ? exportConversation(run.history, args, run.setup.cwd, run.setup.permissions.additionalDirectories) : conversationText(run.history) || "Nothing to export: the conversation is empty.";

@@ -1,4 +1,4 @@
-import { costUsd, priceOf } from "@harness/llm";
+import { pricedCall } from "@harness/llm";
 import type { Usage } from "@harness/protocol";
 
 export function emptyUsage(): Usage {
@@ -13,12 +13,13 @@ export function addUsage(total: Usage, next: Usage): void {
   if (next.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + next.cacheWriteTokens;
   if (next.webSearchRequests !== undefined) total.webSearchRequests = (total.webSearchRequests ?? 0) + next.webSearchRequests;
   if (next.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + next.costUsd;
+  if (next.unpricedCalls) total.unpricedCalls = (total.unpricedCalls ?? 0) + next.unpricedCalls;
   if (next.unreportedCalls) total.unreportedCalls = (total.unreportedCalls ?? 0) + next.unreportedCalls;
 }
 
 /** One model call's usage with its price: the provider's own `costUsd`, else the list price of
- * `model` when it is known (a model without a price gets no `costUsd`). */
+ * `model` when it is known (a model without a price gets no `costUsd`, but `unpricedCalls`). */
 export function pricedUsage(model: string, usage: Usage): Usage {
-  if (usage.costUsd !== undefined || priceOf(model) === undefined) return { ...usage };
-  return { ...usage, costUsd: costUsd(model, usage) };
+  if (usage.costUsd !== undefined || usage.unpricedCalls) return { ...usage };
+  return pricedCall(model, usage);
 }

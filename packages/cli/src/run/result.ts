@@ -36,6 +36,8 @@ export type RunResult = {
   };
   /** Every model call the run paid for (sub-agents', hooks' and compactions' too), by model. */
   modelUsage: Record<string, ModelUsage>;
+  /** A number in Claude Code's format, whatever is known: what the calls of a known price cost,
+   * 0 when none has one (/cost says the cost is not known, and how many calls it leaves out). */
   total_cost_usd: number;
   model?: string;
   /** The tool calls the run's permissions refused (rules, mode, hooks; with nobody to approve,

@@ -1,10 +1,10 @@
 // `harness run "/context"` and "/cost": reports answered without a model call, in text and in a
 // stream-json conversation.
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic } from "@harness/test-utils";
+import { startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
 import { runsDir } from "./history.ts";
 import { harness, tempDir, withFake } from "../test-support.ts";
 
@@ -35,6 +35,36 @@ test("stream-json: /cost after a turn reports what the conversation has used and
   assert.match(report, /Model calls:\s+1\b/);
   assert.match(report, /1\.0k input, 100 output/);
   assert.equal(fake.requests.length, 1);
+});
+
+/** A stream-json conversation of "hello" then "/cost" with `model` on the fake OpenAI-compatible
+ * server: /cost's report, and the result of the first turn. */
+async function costOnOpenAI(t: TestContext, model: string, baseUrlVariable: "OPENAI_BASE_URL" | "OLLAMA_BASE_URL") {
+  const fake = await startFakeOpenAI({ replies: [{ text: "Hi.", usage: { prompt_tokens: 1000, completion_tokens: 100 } }] });
+  t.after(() => fake.close());
+  const { code, stdout, stderr } = await harness(
+    ["run", "--cwd", tempDir(t), "--model", model, "--input-format", "stream-json", "--output-format", "stream-json"],
+    { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", [baseUrlVariable]: fake.url },
+    { stdin: user("hello") + user("/cost") },
+  ).result;
+  assert.equal(code, 0, stderr);
+  const results = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.type === "result");
+  assert.equal(results.length, 2);
+  return { report: String(results[1]!.result), first: results[0]! };
+}
+
+test("stream-json: /cost says the cost of a model without a known price is not known, not $0", async (t) => {
+  const { report, first } = await costOnOpenAI(t, "openai/qwen3-235b-a22b", "OPENAI_BASE_URL");
+  assert.match(report, /Total cost:\s+not known \(no price for openai\/qwen3-235b-a22b\)/);
+  assert.doesNotMatch(report, /\$0\.0000/);
+  assert.match(report, /1\.0k input, 100 output/);
+  // The result's total_cost_usd is a number on the wire (Claude Code's format): 0 there.
+  assert.equal(first.total_cost_usd, 0);
+});
+
+test("stream-json: /cost says a model Ollama runs on this machine cost $0", async (t) => {
+  const { report } = await costOnOpenAI(t, "ollama/qwen3:8b", "OLLAMA_BASE_URL");
+  assert.match(report, /Total cost:\s+\$0\.0000/);
 });
 
 test("/cost counts on across --continue and --resume: the conversation's earlier runs, in other processes, are in it", async (t) => {

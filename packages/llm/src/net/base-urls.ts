@@ -23,3 +23,16 @@ export function baseUrlProblems(env: Readonly<Record<string, string | undefined>
   }
   return problems;
 }
+
+/** Whether `baseURL` names this machine (localhost, 127.x.x.x, ::1): a model served there (Ollama,
+ * llama.cpp, LM Studio…) is charged for by nobody. A server elsewhere on the network may be a paid
+ * gateway, and is not taken as free. */
+export function isLoopbackURL(baseURL: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

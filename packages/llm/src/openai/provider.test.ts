@@ -137,10 +137,22 @@ test("malformed tool arguments end that call with an input error, not the stream
   assert.deepEqual(done.message.content, [{ type: "text", text: "Let me look." }, { type: "tool_use", id: end.id, name: "read_file", input: {} }]);
 });
 
-test("usage: cached prompt tokens count as cache reads, not input; a model without a price costs 0", async (t) => {
+test("usage: cached prompt tokens count as cache reads, not input; a model without a price has no cost, but a call of unknown price", async (t) => {
   const { provider } = await setup(t, [{ text: "hi", usage: { prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 600 } }]);
   const done = lastDone(await collect(provider.stream(ask())));
-  assert.deepEqual(done.usage, { inputTokens: 400, outputTokens: 50, cacheReadTokens: 600, cacheWriteTokens: 0, costUsd: 0 });
+  assert.deepEqual(done.usage, { inputTokens: 400, outputTokens: 50, cacheReadTokens: 600, cacheWriteTokens: 0, unpricedCalls: 1 });
+});
+
+test("Ollama on this machine costs $0; its cloud models and other servers on this machine have no known price", async (t) => {
+  const reply = { text: "hi", usage: { prompt_tokens: 1000, completion_tokens: 50 } };
+  const ollama = await setup(t, [reply, reply], { name: "ollama" });
+  assert.equal(lastDone(await collect(ollama.provider.stream(ask({ model: "qwen3:8b" })))).usage.costUsd, 0);
+  const cloud = lastDone(await collect(ollama.provider.stream(ask({ model: "gpt-oss:120b-cloud" })))).usage;
+  assert.equal(cloud.costUsd, undefined);
+  assert.equal(cloud.unpricedCalls, 1);
+  // A local server that is not Ollama may be a gateway to a paid API (LiteLLM's proxy).
+  const other = await setup(t, [reply], { name: "openai" });
+  assert.equal(lastDone(await collect(other.provider.stream(ask({ model: "qwen3:8b" })))).usage.unpricedCalls, 1);
 });
 
 test("a Claude model behind an OpenAI-compatible gateway is priced as Claude", async (t) => {

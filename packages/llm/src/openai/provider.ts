@@ -15,6 +15,7 @@ import { streamWithRetries, type WireStream } from "../retry/stream-with-retries
 import { failAtOnce } from "../fail-at-once.ts";
 import { bodyFor, learnRefusal, type ServerQuirks } from "./refused-fields.ts";
 import { shownURL } from "../net/shown-url.ts";
+import { isLoopbackURL } from "../net/base-urls.ts";
 import type { ModelEvent, ModelRequest, Provider } from "../types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -42,7 +43,10 @@ export type OpenAIProviderOptions = {
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-type Settings = RetrySettings & ChatRequestOptions & { baseURL: string; label: string };
+/** `localOllama`: Ollama on this machine, whose calls cost nothing when it runs the model there
+ * (its "-cloud" models run on ollama.com). Any other OpenAI-compatible server, on this machine or
+ * not, may be a gateway to a paid API (LiteLLM, OpenRouter): its calls' price is not known. */
+type Settings = RetrySettings & ChatRequestOptions & { baseURL: string; label: string; localOllama: boolean };
 
 /** Throws (RangeError) only for malformed options or HARNESS_* variables; stream() never throws.
  * Without an API key for OpenAI's own API every stream ends at once with an error saying so. */
@@ -55,6 +59,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     maxTokensField: options.maxTokensField ?? (isOpenAIApi(baseURL) ? "max_completion_tokens" : "max_tokens"),
     baseURL,
     label: labelOf(name),
+    localOllama: name === "ollama" && isLoopbackURL(baseURL),
   };
   if (options.maxTokens !== undefined) settings.maxTokens = resolveMaxTokens(options.maxTokens);
   if (!apiKey && isOpenAIApi(baseURL)) {
@@ -117,6 +122,7 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     // Some servers leave out the finish_reason, but not [DONE] too: a body that ends without either
     // was cut short (a proxy's timeout, a server that died), however cleanly it closed.
     endedEarly: (state) => (saidDone ? endWithoutFinishReason(state) : undefined),
+    local: settings.localOllama && !/[-:]cloud$/.test(request.model),
   };
 }
 

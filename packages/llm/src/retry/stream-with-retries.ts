@@ -3,7 +3,7 @@
 // is announced as an event; the SDKs' own retries are off.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Usage } from "@harness/protocol";
-import { costUsd } from "../cost.ts";
+import { pricedCall } from "../cost.ts";
 import { debugLog, debugOn } from "../log/debug-log.ts";
 import { type Failure, formatDuration, MAX_RETRY_DELAY_MS, NotAnEventStream, retryDelayMs } from "./policy.ts";
 import type { RetrySettings } from "../settings.ts";
@@ -48,6 +48,8 @@ export type WireStream<Raw, State extends AttemptState> = {
   /** The body ended cleanly before the reply was complete: a wire whose servers may leave out the
    * end marker completes the reply here (returning the events that makes), or leaves it. */
   endedEarly?(state: State): ModelEvent[] | undefined;
+  /** The server runs on this machine: its calls cost nothing, whatever the model. */
+  local?: boolean;
 };
 
 /** What the caller shows of a reply: text and finished tool calls. Thinking and a tool call's input
@@ -69,10 +71,9 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
   // attempt's usage, which measures the request (the context's size) as well.
   let spent: Usage | undefined;
   const done = (state: State, stopReason: StopReason, errorMessage?: string, failure?: Failure): ModelEvent => {
-    const usage = state.usage;
-    usage.costUsd = costUsd(request.model, usage);
+    const usage = pricedCall(request.model, state.usage, wire.local);
     const event: ModelEvent = { type: "done", stopReason, message: wire.message(state), usage };
-    if (spent) event.abandonedUsage = { ...spent, costUsd: costUsd(request.model, spent) };
+    if (spent) event.abandonedUsage = pricedCall(request.model, spent, wire.local);
     if (errorMessage !== undefined) event.errorMessage = errorMessage;
     if (failure?.kind !== undefined) event.error = failure.code === undefined ? { kind: failure.kind } : { kind: failure.kind, code: failure.code };
     if (state.refusal !== undefined) event.refusal = state.refusal;

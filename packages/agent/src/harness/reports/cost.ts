@@ -3,14 +3,14 @@
 import type { ConversationSpend } from "../resources.ts";
 
 /** The conversation's usage and cost so far, its model calls (its sub-agents' and hooks' included)
- * and how long they and the conversation took. */
-export function costReport(spent: ConversationSpend, now = Date.now()): string {
+ * and how long they and the conversation took. `model`: the conversation's, named when no call's
+ * price is known. */
+export function costReport(spent: ConversationSpend, now = Date.now(), model?: string): string {
   const { usage } = spent;
-  const cost = usage.costUsd === undefined && spent.calls > 0 ? "not known (the price of the model is not known)" : `$${(usage.costUsd ?? 0).toFixed(4)}`;
   const searches = usage.webSearchRequests ? `, ${usage.webSearchRequests} web search${usage.webSearchRequests === 1 ? "" : "es"}` : "";
   const unknown = usage.unreportedCalls ? ` — not known for ${usage.unreportedCalls} of ${spent.calls} model call${spent.calls === 1 ? "" : "s"} (their server reported no usage)` : "";
   const rows: [string, string][] = [
-    ["Total cost:", cost],
+    ["Total cost:", costText(spent, model)],
     ["Total duration (API):", duration(spent.apiMs)],
     ["Total duration (wall):", duration(now - spent.startedAt)],
     ["Model calls:", String(spent.calls)],
@@ -21,6 +21,14 @@ export function costReport(spent: ConversationSpend, now = Date.now()): string {
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   return rows.map(([label, value]) => `${label.padEnd(width)} ${value}`).join("\n");
+}
+
+/** What the calls cost, as far as it is known: a price missing from the list is not a price of 0. */
+function costText({ usage, calls }: ConversationSpend, model: string | undefined): string {
+  const unpriced = usage.unpricedCalls ?? 0;
+  if (usage.costUsd === undefined && calls > 0) return `not known (${model ? `no price for ${model}` : "the price of the model is not known"})`;
+  const known = `$${(usage.costUsd ?? 0).toFixed(4)}`;
+  return unpriced > 0 ? `${known} + ${unpriced} call${unpriced === 1 ? "" : "s"} of unknown price` : known;
 }
 
 /** 743, 3.2k, 200k. */

@@ -110,6 +110,20 @@ test("/cost says the usage is not known when a model's server reported none, ins
   assert.match(result.result, /Usage:\s+1\.0k input, 100 output, 0 cache read, 0 cache write — not known for 1 of 2 model calls \(their server reported no usage\)/);
 });
 
+test("/cost adds what the priced calls cost and counts the calls of a model without a known price apart", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  // $3 and $15 a million tokens: 1000 in and 100 out cost $0.0045.
+  const usage = { inputTokens: 1000, outputTokens: 100 };
+  const first = await runInProject(project, [{ text: "Hi.", usage }], { resources, model: "claude-sonnet-4-6" });
+  const second = await runInProject(project, [{ text: "Hi again.", usage }], { resources, model: "openai/qwen3-235b-a22b", history: first.result.transcript });
+  const again = await runInProject(project, [{ text: "Once more.", usage }], { resources, model: "openai/qwen3-235b-a22b", history: second.result.transcript });
+  const { result } = await runInProject(project, [], { prompt: "/cost", resources, model: "openai/qwen3-235b-a22b", history: again.result.transcript });
+  assert.match(result.result, /Total cost:\s+\$0\.0045 \+ 2 calls of unknown price\n/);
+  assert.match(result.result, /Model calls:\s+3\b/);
+});
+
 test("/cost at the start of a conversation says nothing has been spent", async (t) => {
   const project = await tempProject(t);
   const { provider, result } = await runInProject(project, [], { prompt: "/cost" });

@@ -45,6 +45,8 @@ export const SpentBeforeSchema = ConversationSpentSchema.extend({
     cacheWriteTokens: z.number().int().nonnegative().optional(),
     webSearchRequests: z.number().int().nonnegative().optional(),
     costUsd: z.number().nonnegative().optional(),
+    unpricedCalls: z.number().int().nonnegative().optional(),
+    unreportedCalls: z.number().int().nonnegative().optional(),
   }),
 });
 

@@ -189,7 +189,7 @@ function spentProblemIn(spent: unknown): string | undefined {
   const usage = spent.usage;
   if (!isJsonObject(usage)) return "spent.usage: must be an object";
   // As a runner's query takes them (SpentBeforeSchema): tokens whole, nothing below zero.
-  for (const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd"]) {
+  for (const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "costUsd", "unpricedCalls", "unreportedCalls"]) {
     const optional = key !== "inputTokens" && key !== "outputTokens";
     const whole = key !== "costUsd";
     if (!(optional && usage[key] === undefined) && !count(usage[key], whole)) return `spent.usage.${key}: must be a ${whole ? "whole " : ""}number >= 0`;

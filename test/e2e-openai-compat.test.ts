@@ -40,6 +40,20 @@ test("a reply with thinking in <think> tags, a tool call without an id and no us
   assert.equal(fake.requests.length, 3, "one request was refused for its stream_options, and asked again without");
 });
 
+test("a reply whose thinking the chat template opened ends it with </think> alone: the client sees the text before it as thinking, and the answer after it", async (t) => {
+  const { state } = await session(t, {
+    replies: [
+      { text: ["Let me see", " what the notes hold.\n", "</th", "ink>\n\n"], toolCalls: [{ name: "Bash", arguments: { command: "echo notes", description: "list" } }] },
+      { text: ["They hold notes.\n</th", "ink>\n\n", "The notes say ", "notes."] },
+    ],
+  });
+  const reply = state.messages[1];
+  assert.equal(reply.status, "complete", JSON.stringify(state.error));
+  assert.equal(reply.content, "The notes say notes.");
+  assert.equal(reply.toolCalls?.[0]?.textOffset, 0, "the call comes before the answer, with no text before it");
+  assert.equal((reply as { thinking?: string }).thinking, "Let me see what the notes hold.\nThey hold notes.\n");
+});
+
 test("a model that takes no tools: the session's error says so, naming the model", async (t) => {
   const { state } = await session(t, { replies: [{ kind: "http-error", status: 400, errorType: "api_error", code: null, message: "registry.ollama.ai/library/qwen3:8b does not support tools" }] });
   assert.equal(state.status, "error");

@@ -97,6 +97,11 @@ export type StopReason =
 
 export type ModelEvent =
   | { type: "text-delta"; text: string }
+  /** The text this call streamed so far, all of it (`text`), was the model's reasoning, not its
+   * reply: a reply whose chat template opened <think> in the prompt shows it only when </think>
+   * comes (see openai/think-tags.ts). It comes again at once as thinking-delta; `done.message`
+   * has it as thinking. */
+  | { type: "text-withdrawn"; text: string }
   /** Reasoning text as it streams. The whole reasoning is in `done.message` as a thinking block
    * when the provider can take it back (Anthropic); reasoning from OpenAI-compatible servers is
    * shown only. */

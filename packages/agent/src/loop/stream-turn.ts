@@ -44,6 +44,12 @@ export async function streamTurn(
           text += event.text;
           emit({ type: "assistant.delta", text: event.text });
           break;
+        case "text-withdrawn":
+          // Reasoning that looked like reply text until its closing tag: it comes again as thinking.
+          if (!event.text || !text.endsWith(event.text)) break;
+          text = text.slice(0, -event.text.length);
+          emit({ type: "assistant.retracted", text: event.text });
+          break;
         case "thinking-delta":
           if (!event.text) break;
           thinking += event.text;

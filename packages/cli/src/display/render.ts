@@ -201,6 +201,11 @@ export function createRenderer(stdout: Sink, stderr: Sink, opts: RendererOptions
           // A sub-agent's text is its report to the main agent, not part of the reply.
           if (event.agentId === undefined) text(event.text);
           break;
+        case "assistant.retracted":
+          // Text withdrawn (reasoning that looked like the reply until its closing tag) leaves the
+          // answer still to print; a terminal keeps what it has shown.
+          if (event.agentId === undefined && !event.thinking && opts.finalOnly && pending.endsWith(event.text)) pending = pending.slice(0, -event.text.length);
+          break;
         case "tool.started": {
           // Sub-agents' tool calls are nested under the call that started them.
           const indent = event.agentId === undefined ? "" : "    ";

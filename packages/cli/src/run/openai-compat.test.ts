@@ -49,6 +49,21 @@ test("reasoning, in a field or in <think> tags, is not printed as the reply", as
   assert.equal(stdout, "It is 4.\n");
 });
 
+test("reasoning the chat template opened, ended by </think> alone, is not printed as the reply, nor given as its text in stream-json", async (t) => {
+  const reply = { text: ["Two and", " two.\n", "</think>\n\n", "It is 4."] };
+  const { code, stdout, stderr } = await run(t, { replies: [reply] });
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "It is 4.\n");
+  const fake = await startFakeOpenAI({ replies: [reply] });
+  t.after(() => fake.close());
+  const streamed = await harness(["run", "--cwd", tempDir(t), "--model", "ollama/qwen3:8b", "--output-format", "stream-json", "--verbose", "add"], { ANTHROPIC_API_KEY: "", OLLAMA_BASE_URL: fake.url }).result;
+  assert.equal(streamed.code, 0, streamed.stderr);
+  const lines = streamed.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; message?: { content: { type: string; text?: string }[] }; result?: string });
+  const texts = lines.filter((line) => line.type === "assistant").flatMap((line) => line.message!.content.filter((block) => block.type === "text").map((block) => block.text));
+  assert.deepEqual(texts, ["It is 4."]);
+  assert.equal(lines.at(-1)?.result, "It is 4.");
+});
+
 test("a server that refuses stream_options and never reports usage still answers", async (t) => {
   const { code, stdout, stderr, fake } = await run(t, { quirks: { rejectsStreamOptions: true, noUsage: true }, replies: [{ text: "Fine." }] });
   assert.equal(code, 0, stderr);

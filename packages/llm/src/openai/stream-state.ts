@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { AttemptState } from "../retry/stream-with-retries.ts";
 import { badInputMessage, parseToolInput } from "../tool-input.ts";
-import { createThinkTags, flushContent, splitContent, type ThinkTags } from "./think-tags.ts";
+import { type ContentSplit, createThinkTags, flushContent, splitContent, type ThinkTags } from "./think-tags.ts";
 import type { ContentBlock, ModelEvent, ModelMessage, StopReason } from "../types.ts";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -105,8 +105,13 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
   return out.length === 0 ? undefined : out.length === 1 ? out[0] : out;
 }
 
-/** Content as the think-tags reader split it: thinking, then text. */
-function addContent(state: OpenAIStreamState, { thinking, text }: { thinking: string; text: string }, out: ModelEvent[]): void {
+/** Content as the think-tags reader split it: the text withdrawn as thinking, thinking, then text. */
+function addContent(state: OpenAIStreamState, { thinking, text, withdraw }: ContentSplit, out: ModelEvent[]): void {
+  if (withdraw && state.text) {
+    out.push({ type: "text-withdrawn", text: state.text });
+    thinking = state.text + thinking;
+    state.text = "";
+  }
   if (thinking) {
     state.reasoning += thinking;
     state.reasoningField = "content";

@@ -2,10 +2,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createThinkTags, flushContent, splitContent } from "./think-tags.ts";
 
+/** The thinking and text of a reply streamed in `pieces`: text withdrawn becomes thinking. */
 function split(pieces: string[]): { thinking: string; text: string } {
   const tags = createThinkTags();
   const all = { thinking: "", text: "" };
   for (const piece of [...pieces.map((p) => splitContent(tags, p)), flushContent(tags)]) {
+    if (piece.withdraw) {
+      all.thinking += all.text;
+      all.text = "";
+    }
     all.thinking += piece.thinking;
     all.text += piece.text;
   }
@@ -26,7 +31,33 @@ test("a block never closed (the reply was cut off) is all thinking; < in the thi
 });
 
 test("content that does not start with <think> passes through whole, blanks and all", () => {
-  assert.deepEqual(split(["\n", "Hi <think>x</think>"]), { thinking: "", text: "\nHi <think>x</think>" });
+  assert.deepEqual(split(["\n", "Hi <think>x\n</think>"]), { thinking: "", text: "\nHi <think>x\n</think>" });
   assert.deepEqual(split(["<thi"]), { thinking: "", text: "<thi" });
   assert.deepEqual(split(["  "]), { thinking: "", text: "  " });
+});
+
+test("thinking the chat template opened, closed by </think> at a line's start, cut anywhere: the text before it is withdrawn as thinking", () => {
+  const whole = "Let me see.\nTwo and two.\n</think>\n\nThe answer is 4.";
+  for (let cut = 0; cut <= whole.length; cut++) {
+    assert.deepEqual(split([whole.slice(0, cut), whole.slice(cut)]), { thinking: "Let me see.\nTwo and two.\n", text: "The answer is 4." }, `cut at ${cut}`);
+  }
+  assert.deepEqual(split([...whole]), { thinking: "Let me see.\nTwo and two.\n", text: "The answer is 4." }, "one character at a time");
+  assert.deepEqual(split(["</think>\n\nNo thoughts."]), { thinking: "", text: "No thoughts." });
+});
+
+test("a reply that may yet close unopened thinking streams at once: only what could begin </think> waits for the next piece", () => {
+  const tags = createThinkTags();
+  assert.deepEqual(splitContent(tags, "Hello, "), { thinking: "", text: "Hello, " });
+  assert.deepEqual(splitContent(tags, "world.\n"), { thinking: "", text: "world.\n" });
+  assert.deepEqual(splitContent(tags, "a <"), { thinking: "", text: "a " });
+  assert.deepEqual(splitContent(tags, "b"), { thinking: "", text: "<b" });
+});
+
+test("</think> within a line, after a <think> of the reply's own, or after a tool call is the reply's text", () => {
+  assert.deepEqual(split(["Close it with `</think>`.\nDone."]), { thinking: "", text: "Close it with `</think>`.\nDone." });
+  assert.deepEqual(split(["An example: <thi", "nk>\nstep\n</think>\n"]), { thinking: "", text: "An example: <think>\nstep\n</think>\n" });
+  const tags = createThinkTags();
+  assert.deepEqual(splitContent(tags, "Looking.\n"), { thinking: "", text: "Looking.\n" });
+  flushContent(tags);
+  assert.deepEqual(splitContent(tags, "</think>\nmore"), { thinking: "", text: "</think>\nmore" });
 });

@@ -50,6 +50,12 @@ export function streamMessages(sessionId: string) {
           pending.set(agent, held);
           return [];
         }
+        case "assistant.retracted": {
+          // Withdrawn text (reasoning that looked like the reply until its closing tag) is no message.
+          const held = pending.get(agent);
+          if (!event.thinking && held?.text.endsWith(event.text)) held.text = held.text.slice(0, -event.text.length);
+          return [];
+        }
         case "tool.started":
           return [...flush(agent), message("assistant", { type: "tool_use", id: event.toolUseId, name: event.toolName, input: event.input ?? {} }, parent)];
         case "tool.completed": {

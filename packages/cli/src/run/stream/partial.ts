@@ -54,6 +54,10 @@ export function partialMessages(sessionId: string, model: () => string | undefin
           index++;
           return [...opening, line({ type: "content_block_start", index, content_block: { type: "tool_use", id: event.id, name: event.name, input: {} } })];
         }
+        case "text-withdrawn":
+          // The API's stream cannot take text back: the thinking-delta that follows opens a thinking
+          // block after it, and the assistant message has it as thinking only.
+          return [];
         case "tool-call-delta":
           return open === "tool_use" ? [line({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: event.partialJson } })] : [];
         case "tool-call-end":

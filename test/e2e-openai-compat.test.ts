@@ -50,7 +50,7 @@ test("a reply whose thinking the chat template opened ends it with </think> alon
   const reply = state.messages[1];
   assert.equal(reply.status, "complete", JSON.stringify(state.error));
   assert.equal(reply.content, "The notes say notes.");
-  assert.equal(reply.toolCalls?.[0]?.textOffset, 0, "the call comes before the answer, with no text before it");
+  assert.equal((reply.toolCalls?.[0] as { textOffset?: number } | undefined)?.textOffset, 0, "the call comes before the answer, with no text before it");
   assert.equal((reply as { thinking?: string }).thinking, "Let me see what the notes hold.\nThey hold notes.\n");
 });
 

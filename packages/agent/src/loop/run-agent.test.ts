@@ -42,13 +42,13 @@ test("a text-only reply streams its deltas and ends the run", async (t) => {
     { type: "assistant.delta", text: "Hi" },
     { type: "assistant.delta", text: " there" },
     { type: "assistant.delta", text: "!" },
-    { type: "call.completed", usage: { inputTokens: 12, outputTokens: 3 } },
+    { type: "call.completed", usage: { inputTokens: 12, outputTokens: 3, unpricedCalls: 1 } },
   ]);
   assert.deepEqual(result.transcript, [
     { role: "user", content: "hello" },
     { role: "assistant", content: [{ type: "text", text: "Hi there!" }] },
   ]);
-  assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 3 });
+  assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 3, unpricedCalls: 1 }, "test-model has no known price");
 
   const [request] = provider.requests;
   assert.equal(request.model, "test-model");
@@ -71,14 +71,14 @@ test("a tool call runs and its result is sent back in the next request", async (
 
   assert.equal(result.stopReason, "end_turn");
   assert.equal(result.result, "It has two lines.");
-  assert.deepEqual(result.usage, { inputTokens: 250, outputTokens: 30, cacheReadTokens: 140 });
+  assert.deepEqual(result.usage, { inputTokens: 250, outputTokens: 30, cacheReadTokens: 140, unpricedCalls: 2 });
   assert.deepEqual(
     events.filter((e) => e.type !== "assistant.delta"),
     [
       { type: "tool.started", toolName: "Read", toolUseId: "toolu_1", input: { file_path: "notes.txt" } },
-      { type: "call.completed", usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 50 } },
+      { type: "call.completed", usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 50, unpricedCalls: 1 } },
       { type: "tool.completed", toolUseId: "toolu_1", output: "     1\talpha\n     2\tbeta", isError: false },
-      { type: "call.completed", usage: { inputTokens: 150, outputTokens: 10, cacheReadTokens: 90 } },
+      { type: "call.completed", usage: { inputTokens: 150, outputTokens: 10, cacheReadTokens: 90, unpricedCalls: 1 } },
     ],
   );
   assert.equal(provider.requests.length, 2);
@@ -151,8 +151,8 @@ test("what retried attempts used counts in the run's usage, not in a turn's (whi
   const cwd = await tempWorkspace(t);
   const provider = scriptedProvider([{ text: "ok", usage: { inputTokens: 100, outputTokens: 5 }, abandonedUsage: { inputTokens: 100, outputTokens: 2 } }]);
   const result = await runAgent(options({ provider, cwd }));
-  assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 7 });
-  assert.deepEqual(result.turns, [{ inputTokens: 100, outputTokens: 5 }]);
+  assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 7, unpricedCalls: 1 });
+  assert.deepEqual(result.turns, [{ inputTokens: 100, outputTokens: 5, unpricedCalls: 1 }]);
 });
 
 test("tool calls of one reply run at the same time and their results keep the calls' order", async (t) => {
@@ -271,7 +271,7 @@ test("the run stops at maxTurns with a valid transcript", async (t) => {
   assert.equal(provider.requests.length, 2);
   assertValidTranscript(result.transcript);
   assert.equal(result.transcript.length, 5);
-  assert.deepEqual(result.usage, { inputTokens: 20, outputTokens: 10 });
+  assert.deepEqual(result.usage, { inputTokens: 20, outputTokens: 10, unpricedCalls: 2 });
 });
 
 test("a model failure ends the run with the provider's message", async (t) => {

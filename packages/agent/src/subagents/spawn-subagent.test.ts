@@ -117,8 +117,8 @@ test("a Task call runs the sub-agent in a fresh conversation and its final text 
   // The sub-agent's usage comes with its output, for the host to add to the main agent's.
   assert.equal(outputs.length, 1);
   assert.equal(outputs[0].agentId, agentId);
-  assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 100, outputTokens: 10 });
-  assert.deepEqual(result.usage, { inputTokens: 220, outputTokens: 18 });
+  assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 100, outputTokens: 10, unpricedCalls: 2 });
+  assert.deepEqual(result.usage, { inputTokens: 220, outputTokens: 18, unpricedCalls: 2 });
   // Every model call, the main agent's and the sub-agent's, is reported once: together, the main
   // agent's usage and the sub-agent's that the host adds to it.
   const calls = events.flatMap((e) => (e.type === "call.completed" ? [e.usage] : []));
@@ -287,7 +287,7 @@ test("a sub-agent whose model call fails reports the failure, with what it wrote
   const [block] = resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1));
   assert.equal(block.is_error, true);
   assert.equal(block.content, "Halfway there\n\n[The general-purpose agent failed: overloaded]");
-  assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 10, outputTokens: 5 });
+  assert.deepEqual(subagentUsage(outputs[0]), { inputTokens: 10, outputTokens: 5, unpricedCalls: 1 });
 });
 
 test("a sub-agent stops at its own turn limit, and the host can adjust its run options", async (t) => {

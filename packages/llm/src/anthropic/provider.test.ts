@@ -163,7 +163,8 @@ test("usage maps input, output, cache-read and cache-write tokens, priced by the
   const expected = (1200 * 3 + 345 * 15 + 250 * 3.75 + 9000 * 0.3) / 1e6;
   assert.ok(Math.abs((costUsd ?? -1) - expected) < 1e-12, `cost ${costUsd}, expected ${expected}`);
   const unpriced = lastDone(await collect(provider.stream(ask({ model: "my-finetune" }))));
-  assert.equal(unpriced.usage.costUsd, 0, "a model without a known price costs 0");
+  assert.equal(unpriced.usage.costUsd, undefined, "a model without a known price has no cost, not 0");
+  assert.equal(unpriced.usage.unpricedCalls, 1);
 });
 
 test("the stop reason the model gives is passed on", async (t) => {

@@ -90,17 +90,17 @@ test("a scripted agent run round-trips through the runner: deltas, tool events, 
     { type: "assistant.delta", text: "check." },
     { type: "tool.started", toolName: "Bash", toolUseId: "tu1", input: { command: "echo round-trip" } },
     // Each model call's usage as it ends, before its tool calls run.
-    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 10 } },
+    { type: "call.completed", usage: { inputTokens: 100, outputTokens: 10, unpricedCalls: 1 } },
     { type: "tool.output", toolUseId: "tu1", text: "round-trip\n" },
     { type: "tool.completed", toolUseId: "tu1", output: "round-trip", isError: false },
     { type: "assistant.delta", text: "It " },
     { type: "assistant.delta", text: "said round-trip." },
-    { type: "call.completed", usage: { inputTokens: 120, outputTokens: 7 } },
+    { type: "call.completed", usage: { inputTokens: 120, outputTokens: 7, unpricedCalls: 1 } },
   ]);
   const last = events.at(-1);
   assert.ok(last?.type === "run.completed", JSON.stringify(last));
   assert.equal(last.result, "It said round-trip.");
-  assert.deepEqual(last.usage, { inputTokens: 220, outputTokens: 17 });
+  assert.deepEqual(last.usage, { inputTokens: 220, outputTokens: 17, unpricedCalls: 2 }, "scripted-model has no known price");
   assert.equal(last.transcript?.length, 4);
   assert.deepEqual(last.transcript?.[0], { role: "user", content: "run it" });
   assert.equal(provider.requests[0].model, "scripted-model");

@@ -91,7 +91,7 @@ test("a Task call with run_in_background returns at once; the main agent goes on
   assert.match(notification, /<summary>Agent \\"Read the notes\\" completed<\/summary>/);
   assert.match(notification, /<result>It says alpha\.<\/result>/);
   assert.match(notification, /<usage>total_tokens: 110\\ntool_uses: 1\\nduration_ms: \d+<\/usage>/);
-  assert.deepEqual(result.usage, { inputTokens: 440, outputTokens: 38 }, "the background agent's usage joins the run's");
+  assert.deepEqual(result.usage, { inputTokens: 440, outputTokens: 38, unpricedCalls: 5 }, "the background agent's usage joins the run's");
 
   const fromSub = events.filter((e) => e.type !== "notice" && e.agentId !== undefined);
   assert.deepEqual(fromSub.map((e) => e.type), ["tool.started", "call.completed", "tool.completed", "assistant.delta", "call.completed"]);

@@ -25,10 +25,11 @@ test("a Task call runs a sub-agent: its events carry its agentId, its reply is t
   ]);
 
   assert.equal(result.stopReason, "end_turn");
-  assert.deepEqual(result.usage, { inputTokens: 320, outputTokens: 28 });
+  // The test model has no known price: each call is one of unknown price.
+  assert.deepEqual(result.usage, { inputTokens: 320, outputTokens: 28, unpricedCalls: 4 });
   assert.deepEqual(result.turns, [
-    { inputTokens: 100, outputTokens: 10 },
-    { inputTokens: 120, outputTokens: 8 },
+    { inputTokens: 100, outputTokens: 10, unpricedCalls: 1 },
+    { inputTokens: 120, outputTokens: 8, unpricedCalls: 1 },
   ]);
 
   const sub = provider.requests[1];

@@ -76,7 +76,7 @@ test("/compact summarizes now: PreCompact runs, the instructions reach the summa
   assert.ok(summaryAt > 0);
   assert.deepEqual(result.transcript.slice(0, summaryAt), history.slice(0, summaryAt), "the record keeps the summarized messages");
   assert.match(JSON.stringify(result.transcript[summaryAt].content), /We answered four questions/);
-  assert.deepEqual(result.turns, [{ inputTokens: 300, outputTokens: 20 }]);
+  assert.deepEqual(result.turns, [{ inputTokens: 300, outputTokens: 20, unpricedCalls: 1 }]);
 });
 
 test("after a compaction PostCompact hooks hear the summary, and SessionStart hooks for \"compact\" put back what must survive it", async (t) => {

@@ -135,4 +135,7 @@ export type ModelErrorInfo = { kind: ModelErrorKind; code?: string };
 export interface Provider {
   readonly name: string;
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+  /** Whether a call of `model` costs nothing (a model Ollama runs on this machine): its usage then
+   * has a `costUsd` of 0 rather than none. Absent: no call is known to be free. */
+  callsFree?(model: string): boolean;
 }

@@ -105,6 +105,15 @@ test("--max-budget-usd with a model whose price is not known: the run says so on
   assert.equal(fake.requests.length, 2);
 });
 
+test("--max-budget-usd with a model Ollama runs on this machine: its calls cost $0, and the run says nothing of their price", async (t) => {
+  const openai = await startFakeOpenAI({ replies: [{ text: "Hi." }] });
+  t.after(() => openai.close());
+  const { code, stdout, stderr } = await harness(["run", "--cwd", tempDir(t), "--model", "ollama/qwen3:8b", "--max-budget-usd", "0.000001", "say hi"], { ANTHROPIC_API_KEY: "", OLLAMA_BASE_URL: openai.url }).result;
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "Hi.\n");
+  assert.doesNotMatch(stderr, /not known/);
+});
+
 test("--max-budget-usd: sub-agents running in parallel stop before their next model call once the run's cost reaches the budget", async (t) => {
   // Each call costs $0.0045 on claude-sonnet-4-6 ($3 and $15 a million): the main agent's first call
   // is within the budget of $0.008, and any call after it passes it.

@@ -15,7 +15,7 @@ import { streamWithRetries, type WireStream } from "../retry/stream-with-retries
 import { failAtOnce } from "../fail-at-once.ts";
 import { bodyFor, learnRefusal, type ServerQuirks } from "./refused-fields.ts";
 import { shownURL } from "../net/shown-url.ts";
-import { isLoopbackURL } from "../net/base-urls.ts";
+import { servedFree } from "../free-calls.ts";
 import type { ModelEvent, ModelRequest, Provider } from "../types.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -43,10 +43,8 @@ export type OpenAIProviderOptions = {
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
-/** `localOllama`: Ollama on this machine, whose calls cost nothing when it runs the model there
- * (its "-cloud" models run on ollama.com). Any other OpenAI-compatible server, on this machine or
- * not, may be a gateway to a paid API (LiteLLM, OpenRouter): its calls' price is not known. */
-type Settings = RetrySettings & ChatRequestOptions & { baseURL: string; label: string; localOllama: boolean };
+/** `name`: the provider's ("ollama"…), which with `baseURL` says whether its calls are free. */
+type Settings = RetrySettings & ChatRequestOptions & { baseURL: string; name: string; label: string };
 
 /** Throws (RangeError) only for malformed options or HARNESS_* variables; stream() never throws.
  * Without an API key for OpenAI's own API every stream ends at once with an error saying so. */
@@ -58,8 +56,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
     ...resolveRetrySettings(options, env),
     maxTokensField: options.maxTokensField ?? (isOpenAIApi(baseURL) ? "max_completion_tokens" : "max_tokens"),
     baseURL,
+    name,
     label: labelOf(name),
-    localOllama: name === "ollama" && isLoopbackURL(baseURL),
   };
   if (options.maxTokens !== undefined) settings.maxTokens = resolveMaxTokens(options.maxTokens);
   if (!apiKey && isOpenAIApi(baseURL)) {
@@ -79,7 +77,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}, env: E
   });
   const quirks: ServerQuirks = { refusesStreamOptions: false };
   const noWebSearch = `the web search tool is Anthropic's: ${settings.label} at ${shownURL(baseURL)} does not offer it`;
-  return { name, stream: (request) => (request.webSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(openAIWire(client, settings, quirks, request), settings, request)) };
+  return {
+    name,
+    stream: (request) => (request.webSearch ? failAtOnce(noWebSearch, request) : streamWithRetries(openAIWire(client, settings, quirks, request), settings, request)),
+    callsFree: (model) => servedFree(name, baseURL, model),
+  };
 }
 
 function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, request: ModelRequest): WireStream<OpenAI.Chat.Completions.ChatCompletionChunk, OpenAIStreamState> {
@@ -122,7 +124,7 @@ function openAIWire(client: OpenAI, settings: Settings, quirks: ServerQuirks, re
     // Some servers leave out the finish_reason, but not [DONE] too: a body that ends without either
     // was cut short (a proxy's timeout, a server that died), however cleanly it closed.
     endedEarly: (state) => (saidDone ? endWithoutFinishReason(state) : undefined),
-    local: settings.localOllama && !/[-:]cloud$/.test(request.model),
+    local: servedFree(settings.name, settings.baseURL, request.model),
   };
 }
 

@@ -10,13 +10,14 @@ import type { RunState } from "../run-state.ts";
 /** Why the agent stops before its next model call: what the run has cost so far reached its
  * budget. That is the main agent's calls and those of every sub-agent, the ones still running too
  * (RunSpend), so that parallel sub-agents stop as soon as the main agent would. Undefined while it
- * has not. The calls of a model whose price is not known cost nothing as counted (see costUsd):
- * the main agent says so once, before its first call. */
+ * has not. The calls of a model whose price is not known cost nothing as counted (see pricedCall):
+ * the main agent says so once, before its first call (not for a model whose calls are free). */
 export function budgetReached(ctx: RunContext, state: RunState): string | undefined {
   const budget = ctx.options.maxBudgetUsd;
   if (budget === undefined) return undefined;
   if (!ctx.subagent && state.turns.length === 0) {
-    if (!ctx.options.provider && priceOf(ctx.model) === undefined) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
+    const unpriced = !ctx.options.provider && priceOf(ctx.model) === undefined && !ctx.provider.callsFree?.(ctx.model);
+    if (unpriced) ctx.notice("warning", `The price of ${ctx.model} is not known: the run's budget of $${budget} cannot be held to.`);
     return undefined;
   }
   // What earlier turns of the same run (harness run --input-format stream-json) spent counts too.

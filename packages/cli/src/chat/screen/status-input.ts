@@ -24,6 +24,8 @@ const LARGE_CONTEXT_TOKENS = 200_000;
 export function statusLineInput(state: HarnessState | undefined, o: StatusLineContext): Record<string, unknown> {
   const model = state?.config?.model ?? o.model;
   const usage = state?.spent?.usage ?? state?.usage;
+  // Left out when no call's price is known; with calls of unknown price too (usage.unpricedCalls),
+  // what the others cost.
   const cost = usage?.costUsd;
   const input = usage ? inputOf(usage) : 0;
   const lines = linesChanged(state);

@@ -12,6 +12,7 @@ import { executeToolCalls } from "./execute-tool-calls.ts";
 import { expandCommandText } from "../harness/commands/text.ts";
 import type { ExpandedText } from "../harness/mentions/expanded-text.ts";
 import { attachMentionedResources } from "../harness/mentions/mcp-resources.ts";
+import { attachMentions } from "../harness/mentions/mentions.ts";
 import { forkedSkillAnswer } from "../harness/commands/forked-skill.ts";
 import { readyInfo } from "../harness/ready-info.ts";
 import { withHelperKey } from "../harness/model/api-key-helper.ts";
@@ -316,7 +317,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     const overBudget = budgetReached(ctx, state);
     if (overBudget !== undefined) return finish(state, "max_budget", overBudget);
     if (turn >= ctx.maxTurns) break;
-    takeSteering(ctx, state);
+    await takeSteering(ctx, state);
     takeAsyncHookContext(ctx, state);
     takeBackgroundNotifications(state);
     const request = await nextRequest(ctx, state);
@@ -357,7 +358,7 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
         ctx.notice("warning", "The reply was cut off at the model's output token limit (max_tokens); it is incomplete.");
       }
       // Background agents still at work: their results are the model's to report before the run ends.
-      const goesOn = takeSteering(ctx, state) || (await awaitBackgroundAgents(ctx, state)) || (await stopHookContinues(ctx, state));
+      const goesOn = (await takeSteering(ctx, state)) || (await awaitBackgroundAgents(ctx, state)) || (await stopHookContinues(ctx, state));
       // A cancel while the Stop hooks ran (they are killed) ends the run as cancelled, not done.
       if (signal.aborted) return finish(state, "aborted");
       if (goesOn) continue;
@@ -407,12 +408,14 @@ function refused(ctx: RunContext, state: RunState, turn: number, reply: ModelMes
 const REFUSED_CALL = "Not run: the model's reply was a refusal.";
 
 /** Adds the steer messages waiting now to the conversation; whether there were any. A sub-agent
- * takes none: they are for the main agent. */
-function takeSteering(ctx: RunContext, state: RunState): boolean {
+ * takes none: they are for the main agent. What a steer names is attached as a prompt's mentions
+ * are; the user sees the steer as typed, then the calls that read them. */
+async function takeSteering(ctx: RunContext, state: RunState): Promise<boolean> {
   const texts = ctx.subagent ? [] : (ctx.options.steering?.take() ?? []);
   for (const text of texts) {
-    state.messages = withUserText(state.messages, text);
     state.emit({ type: "user.message", text, steer: true });
+    const expanded = await attachMentions(ctx, state, text);
+    state.messages = withUserText(state.messages, expanded.text, expanded.images);
   }
   return texts.length > 0;
 }

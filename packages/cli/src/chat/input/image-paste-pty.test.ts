@@ -85,6 +85,30 @@ test("Ctrl+V with an image in an X11 clipboard reads it with xclip", async (t) =
   await leaveChat(chat);
 });
 
+test("Ctrl+V while a reply streams steers the run with the image: the model reads the picture, not its path", async (t) => {
+  let release!: () => void;
+  model.fake.push({ text: ["Looking", " around\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Steered by a picture." });
+  t.after(() => release());
+  const before = model.fake.requests.length;
+  const chat = await chatWith(t, { "wl-paste": WL_PASTE }, { WAYLAND_DISPLAY: "wayland-0" });
+  chat.type("go\r");
+  await chat.sees(/Looking around/);
+  chat.type("and this: ");
+  chat.type("\x16");
+  await chat.bottom(/^and this: \[Image #1\]$/);
+  chat.type("\r");
+  await chat.sees(/↳ steer: /);
+  // The steer is on its way to the run before the reply ends (see pty.test.ts).
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  release();
+  await chat.shows(/Steered by a picture\./);
+  const sent = await lastMessage(before + 1);
+  assert.match(sent.text, /^and this: @\S+\.png\n\nContents of \S+\.png:\n\[an image, attached below\]$/);
+  assert.deepEqual(sent.images, [TEST_PNG_BASE64]);
+  assert.doesNotMatch(chat.rows().join("\n"), /approv/i, "read without asking");
+  await leaveChat(chat);
+});
+
 test("Ctrl+V with no image in the clipboard says so and types nothing", async (t) => {
   model.fake.push({ text: "No picture." });
   const before = model.fake.requests.length;

@@ -27,6 +27,7 @@ import { openRecall } from "./input/recall.ts";
 import { reverseSearch } from "./input/search.ts";
 import { bracketedPaste } from "./input/paste.ts";
 import { imagePasting } from "./input/image-paste.ts";
+import { forgetOldImages } from "./input/images.ts";
 import { projectPath } from "../project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./input/keys.ts";
 import { claudeEditorMode, vimEditing } from "./vim/editor.ts";
@@ -322,6 +323,8 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // A prompt recalled comes back as shown, placeholders and all, its pastes taken back with it.
   // Images (Ctrl+V, a pasted path of one) are kept in a local chat's project (chat/input/image-paste.ts).
   const images = imagePasting({ project: command.local ? command.cwd : undefined, where: url, home: io.env.HOME || homedir(), note: (text) => view.note(text) });
+  // Those kept more than KEPT_IMAGE_DAYS go as the chat starts, meanwhile; it never fails over them.
+  if (command.local && command.cwd !== undefined) void forgetOldImages(command.cwd);
   const paste = recall && io.env.TERM !== "dumb" ? bracketedPaste(lines, screen!, (index) => recall.pastesAt(index), images.imageOf) : undefined;
   // Ctrl+J and Ctrl+G (chat/input/editor.ts); the search, once it has begun, takes Ctrl+G first.
   const stopEditing =

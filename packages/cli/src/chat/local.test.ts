@@ -3,7 +3,7 @@
 // again with --continue; the server ends with the chat.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, toolThenText, waitFor, type FakeAnthropic } from "@harness/test-utils";
@@ -187,4 +187,21 @@ test("a local chat under HARNESS_DEBUG says at its start where its runners write
   assert.equal(bad.code, 1);
   assert.equal(bad.stderr, 'harness: HARNESS_DEBUG: the filter "api,!mcp" mixes categories to show and to hide ("!"): give one kind, as "api,hooks" or "!mcp" (or 1 for all)\n');
   assert.equal(fake.requests.length, asked);
+});
+
+test("a local chat, as it starts, deletes the images it kept in the project more than 30 days ago, and no other file", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "harness-local-images-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const kept = join(dir, ".harness", "images");
+  mkdirSync(kept, { recursive: true });
+  const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+  const lately = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+  for (const [name, when] of [["image-20250101-120000-0a1b2c.png", longAgo], ["image-20251120-120000-3d4e5f.png", lately], ["diagram.png", longAgo]] as const) {
+    writeFileSync(join(kept, name), "png");
+    utimesSync(join(kept, name), when, when);
+  }
+  fake.push({ text: "Hello." });
+  const chat = await localChat(["hi"], "", dir);
+  assert.equal(chat.code, 0, chat.stderr);
+  assert.deepEqual(readdirSync(kept).sort(), ["diagram.png", "image-20251120-120000-3d4e5f.png"]);
 });

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { imageStore } from "./images.ts";
+import { basename, join } from "node:path";
+import { forgetOldImages, imageStore } from "./images.ts";
 
 function project(t: { after(fn: () => unknown): void }) {
   const dir = mkdtempSync(join(tmpdir(), "harness-images-"));
@@ -32,4 +32,35 @@ test("an image file pasted by its path is named where it is inside the project, 
   assert.match(copied.mention, /^@\.harness\/images\/image-.*\.jpg$/);
   assert.equal(readFileSync(join(dir, copied.mention.slice(1)), "utf8"), "outside");
   assert.deepEqual(readdirSync(root).sort(), ["outside.JPG", "project"], "the file pasted stays where it was");
+});
+
+test("images the chat kept more than 30 days ago are deleted; newer ones, and files it did not name, stay", async (t) => {
+  const { project: dir } = project(t);
+  const store = imageStore(dir);
+  const kept = join(dir, ".harness", "images");
+  const mentioned = (attached: ReturnType<typeof store.save>) => (attached.ok ? join(dir, attached.mention.slice(1)) : assert.fail(attached.note));
+  const old = mentioned(store.save(Buffer.from("old"), "png"));
+  const recent = mentioned(store.save(Buffer.from("recent"), "jpg"));
+  const now = Date.now();
+  const daysAgo = (days: number) => new Date(now - days * 24 * 60 * 60 * 1000);
+  // Not of the chat's naming, or not a file: someone else's, however old.
+  for (const name of ["diagram.png", "image-old.png", "image-20240101-000000-abcdef.png.bak"]) writeFileSync(join(kept, name), name);
+  mkdirSync(join(kept, "image-20240101-000000-abcdef.png"));
+  writeFileSync(join(dir, "docs", "logo.png"), "theirs");
+  symlinkSync(join(dir, "docs", "logo.png"), join(kept, "image-20240101-000000-fedcba.png"));
+  for (const name of readdirSync(kept)) utimesSync(join(kept, name), daysAgo(400), daysAgo(400));
+  utimesSync(old, daysAgo(31), daysAgo(31));
+  utimesSync(recent, daysAgo(29), daysAgo(29));
+
+  assert.equal(await forgetOldImages(dir, now), 1);
+  assert.deepEqual(readdirSync(kept).sort(), [".gitignore", basename(recent), "diagram.png", "image-20240101-000000-abcdef.png", "image-20240101-000000-abcdef.png.bak", "image-20240101-000000-fedcba.png", "image-old.png"].sort());
+  assert.equal(readFileSync(join(dir, "docs", "logo.png"), "utf8"), "theirs");
+});
+
+test("forgetting old images never fails: no images kept yet, or a directory that cannot be read, deletes nothing", async (t) => {
+  const { project: dir } = project(t);
+  assert.equal(await forgetOldImages(dir), 0);
+  mkdirSync(join(dir, ".harness"));
+  writeFileSync(join(dir, ".harness", "images"), "not a directory");
+  assert.equal(await forgetOldImages(dir), 0);
 });

@@ -2,12 +2,20 @@
 // .harness/images/ (a .gitignore there keeps them out of version control). The project is the
 // workspace of the chat's runs, so that the `@path` a placeholder becomes is read without asking,
 // as any file of the project is (the agent attaches the image: agent/harness/mentions/files.ts).
+// They are kept KEPT_IMAGE_DAYS: a chat, as it starts, deletes those kept longer (forgetOldImages).
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { lstat, readdir, unlink } from "node:fs/promises";
 import { extname, isAbsolute, join, relative } from "node:path";
 import { MAX_IMAGE_BYTES } from "./clipboard-image.ts";
 
 export const IMAGES_DIR = join(".harness", "images");
+
+/** How many days an image kept here stays, from its file's last change. */
+export const KEPT_IMAGE_DAYS = 30;
+/** The names `newFile` gives (below): the only files here the chat deletes, never one someone else
+ * put in the directory. */
+const KEPT_NAME = /^image-\d{8}-\d{6}-[0-9a-f]{6}\.[a-z0-9]+$/;
 
 /** A file attached: the `@path` mention the prompt sends, or why it cannot be. */
 export type Attached = { ok: true; mention: string } | { ok: false; note: string };
@@ -56,4 +64,27 @@ export function imageStore(project: string): ImageStore {
       }
     },
   };
+}
+
+/** Deletes the images the chat kept in `project` that have not changed for KEPT_IMAGE_DAYS: files of
+ * the chat's own naming only (a link or directory so named stays). Resolves to how many it deleted;
+ * never rejects: a directory that cannot be read, or an image that cannot be deleted, is left. */
+export async function forgetOldImages(project: string, now = Date.now()): Promise<number> {
+  const dir = join(project, IMAGES_DIR);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const before = now - KEPT_IMAGE_DAYS * 24 * 60 * 60 * 1000;
+  let deleted = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !KEPT_NAME.test(entry.name)) continue;
+    const file = join(dir, entry.name);
+    try {
+      const stat = await lstat(file);
+      if (!stat.isFile() || stat.mtimeMs >= before) continue;
+      await unlink(file);
+      deleted++;
+    } catch {
+      // Gone meanwhile, or not ours to delete (permissions): it stays.
+    }
+  }
+  return deleted;
 }

@@ -318,6 +318,8 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     if (overBudget !== undefined) return finish(state, "max_budget", overBudget);
     if (turn >= ctx.maxTurns) break;
     await takeSteering(ctx, state);
+    // A cancel while a steer's files were read (an approval asked) ends the run before the request.
+    if (signal.aborted) return finish(state, "aborted");
     takeAsyncHookContext(ctx, state);
     takeBackgroundNotifications(state);
     const request = await nextRequest(ctx, state);

@@ -11,6 +11,7 @@ import { measureIdleMemory } from "./memory.ts";
 import { measureRunStart } from "./run-start.ts";
 import { measureRunnerStart } from "./runner-start.ts";
 import { measureRunCpu } from "./run-cpu.ts";
+import { measureTelemetryCpu, telemetryCpuRow } from "./telemetry-cpu.ts";
 import { measureToolRoundTrip } from "./agent.ts";
 import { measureGrep } from "./grep.ts";
 import { measureSandbox } from "./sandbox.ts";
@@ -195,6 +196,8 @@ try {
     `a bare relay passing the same model call on ${fmt(runCpu.relayMs)} ms`,
     `ratio ${fmt(runCpu.runnerMs / runCpu.relayMs)}×`,
   );
+  const otel = await measureTelemetryCpu(model.url, quick ? 10 : 30, quick ? 5 : 10);
+  row(...telemetryCpuRow(otel));
   const loop = await measureToolRoundTrip(quick ? 10 : 30);
   row(
     "agent loop: tool round trip (reply with a TodoWrite call received → next request sent), median",

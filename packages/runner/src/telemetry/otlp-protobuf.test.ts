@@ -112,3 +112,14 @@ test("an integer attribute beyond what a double holds exactly goes as a double i
   ]);
   assert.deepEqual(eventRecordsOf(decodeLogsRequest(logsProtobuf(origin, records)))[0].attributes, { huge: 2 ** 70, big: 2 ** 53 - 1 });
 });
+
+test("integers beyond a 31-bit varint encode as 64-bit varints: a negative one as its two's complement in ten bytes", () => {
+  const record: LogRecord = { timeUnixNano: 1n, eventName: "e", body: "b", attributes: { n: -1, m: 2 ** 35, s: 300 } };
+  const encoded = Buffer.from(logsProtobuf(origin, [record]));
+  // KeyValue{key, AnyValue{int_value (3, varint)}}
+  const negative = bytes(0x0a, 1, "n", 0x12, 11, 0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
+  const large = bytes(0x0a, 1, "m", 0x12, 7, 0x18, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01);
+  const small = bytes(0x0a, 1, "s", 0x12, 3, 0x18, 0xac, 0x02);
+  for (const [name, part] of [["-1", negative], ["2^35", large], ["300", small]] as const) assert.ok(encoded.includes(Buffer.from(part)), `${name} is encoded as a varint of int64`);
+  assert.deepEqual(eventRecordsOf(decodeLogsRequest(logsProtobuf(origin, [record])))[0].attributes, { n: -1, m: 2 ** 35, s: 300 });
+});

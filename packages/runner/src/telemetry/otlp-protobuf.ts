@@ -8,18 +8,30 @@ import { SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, ty
 const VARINT = 0;
 const FIXED64 = 1;
 const LENGTH = 2;
+const TEXT = new TextEncoder();
 
 /** The bytes of one message, field after field. */
 class Message {
   private readonly parts: Uint8Array[] = [];
 
   private tag(field: number, wire: number): void {
-    this.varint(BigInt((field << 3) | wire));
+    this.varint((field << 3) | wire);
   }
 
-  private varint(value: bigint): void {
+  /** A varint of `value` as an unsigned 64-bit integer (a negative one as its two's complement):
+   * plain numbers for the usual small values, BigInt for the rest. */
+  private varint(value: number | bigint): void {
     const bytes: number[] = [];
-    let rest = BigInt.asUintN(64, value);
+    if (typeof value === "number" && value >= 0 && value <= 0x7fffffff) {
+      while (value >= 0x80) {
+        bytes.push((value & 0x7f) | 0x80);
+        value >>>= 7;
+      }
+      bytes.push(value);
+      this.parts.push(Uint8Array.from(bytes));
+      return;
+    }
+    let rest = BigInt.asUintN(64, BigInt(value));
     while (rest >= 0x80n) {
       bytes.push(Number(rest & 0x7fn) | 0x80);
       rest >>= 7n;
@@ -30,7 +42,7 @@ class Message {
 
   uint(field: number, value: number | bigint): this {
     this.tag(field, VARINT);
-    this.varint(BigInt(value));
+    this.varint(value);
     return this;
   }
 
@@ -56,13 +68,13 @@ class Message {
 
   bytes(field: number, value: Uint8Array): this {
     this.tag(field, LENGTH);
-    this.varint(BigInt(value.length));
+    this.varint(value.length);
     this.parts.push(value);
     return this;
   }
 
   string(field: number, value: string): this {
-    return this.bytes(field, new TextEncoder().encode(value));
+    return this.bytes(field, TEXT.encode(value));
   }
 
   message(field: number, value: Message): this {
@@ -85,7 +97,7 @@ class Message {
 function anyValue(value: AttributeValue): Message {
   if (typeof value === "string") return new Message().string(1, value);
   if (typeof value === "boolean") return new Message().bool(2, value);
-  if (typeof value === "number" && Number.isSafeInteger(value)) return new Message().uint(3, BigInt(value));
+  if (typeof value === "number" && Number.isSafeInteger(value)) return new Message().uint(3, value);
   return new Message().double(4, typeof value === "number" ? value : value.double);
 }
 

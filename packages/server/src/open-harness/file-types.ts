@@ -1,6 +1,7 @@
 // The MIME type of a workspace file: by its extension for the kinds a workspace holds (code, text,
 // images, archives), else by its first bytes (text that is UTF-8, else binary). Not the mime-db
 // table: there ".ts" is an MPEG transport stream, which a workspace's .ts files never are.
+import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { extname } from "node:path";
 
@@ -60,7 +61,8 @@ const SNIFF_BYTES = 4096;
 export async function mimeTypeOf(real: string): Promise<string> {
   const known = BY_EXTENSION[extname(real).toLowerCase()];
   if (known) return known;
-  const handle = await open(real, "r");
+  // Not waiting on a pipe put there since `real` was looked at.
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);

@@ -64,7 +64,8 @@ async function sendFile(oh: OpenHarness, c: Context, download?: string): Promise
     "x-content-type-options": "nosniff",
     "content-security-policy": "sandbox",
   };
-  if (download !== undefined) headers["content-disposition"] = `attachment; filename="${info.name.replace(/["\\\r\n]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(info.name)}`;
+  // filename= for the clients that read no other: printable ASCII alone, as a header carries it.
+  if (download !== undefined) headers["content-disposition"] = `attachment; filename="${info.name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(info.name)}`;
   if (c.req.method === "HEAD") {
     await file.close();
     return new Response(null, { status: 200, headers });

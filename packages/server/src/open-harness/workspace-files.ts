@@ -1,13 +1,14 @@
 // The files operations on a session's workspace, once the route has checked who asks: paths as
 // WorkspacePath gives them (relative, "" for the workspace itself), confined to it (confined()).
 import { constants, type Stats } from "node:fs";
-import { open, readdir, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { makeDirs } from "@harness/agent/make-dirs";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
 import { mimeTypeOf } from "./file-types.ts";
-import { confined, entryAt } from "./workspace-paths.ts";
+import { confined, entryAt, refusalOf } from "./workspace-paths.ts";
 
 /** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
 export const LIST_MAX = 10_000;
@@ -32,8 +33,15 @@ const notFound = (relative: string) => new ApiError(404, "file_not_found", `no f
  * are shown as what they lead to, when that is inside the workspace; others are left out. A
  * workspace no run has made yet is empty. */
 export async function listFiles(root: string, relative: string, recursive: boolean): Promise<{ files: FileInfo[]; truncated: boolean }> {
+  return onPath(relative, () => listBelow(root, relative, recursive));
+}
+
+async function listBelow(root: string, relative: string, recursive: boolean): Promise<{ files: FileInfo[]; truncated: boolean }> {
   const real = await confined(root, relative);
-  const stats = await stat(real).catch(() => undefined);
+  const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
   if (!stats) {
     if (relative === "") return { files: [], truncated: false };
     throw notFound(relative);
@@ -64,43 +72,71 @@ export async function listFiles(root: string, relative: string, recursive: boole
 const sorted = (files: FileInfo[]) => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /** The file `relative`, opened for reading (never through a link at its end: confined() resolved
- * those), with what it is. */
+ * those), with what it is. Opened before it is looked at, without waiting: what is looked at is
+ * what is read, and a named pipe is refused rather than waited on. */
 export async function openFile(root: string, relative: string) {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, a directory: list it with GET .../files");
-  const real = await confined(root, relative);
-  const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw notFound(relative);
-    throw error;
+  return onPath(relative, async () => {
+    const real = await confined(root, relative);
+    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ENOENT" ? notFound(relative) : error;
+    });
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file: list it with GET .../files?path=${encodeURIComponent(relative)}`);
+      if (!stats.isFile()) throw new ApiError(400, "invalid_request", `path: "${relative}" is not a regular file (a pipe, a socket or a device): only files are read`);
+      return { handle, info: await infoOf(relative, real, stats) };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   });
-  if (!stats.isFile()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file: list it with GET .../files?path=${encodeURIComponent(relative)}`);
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
-  return { handle, info: await infoOf(relative, real, stats) };
 }
 
-/** Writes `content` to `relative`, making the directories it needs. */
+/** Writes `content` to `relative`, making the directories it needs. The file is replaced (written
+ * beside it and renamed over it), never written into: a reader never sees half of it, and what is
+ * there is not followed (a hard link's other names keep their content, a pipe is not waited on).
+ * A file replaced keeps its mode. */
 export async function writeFileAt(root: string, relative: string, content: Uint8Array): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a file in it");
-  const real = await confined(root, relative);
-  const before = await entryAt(real);
-  if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
-  await makeDirsOrSay(posix.dirname(real), relative);
-  const handle = await open(real, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  return onPath(relative, async () => {
+    const real = await confined(root, relative);
+    const before = await entryAt(real, relative);
+    if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
+    await makeDirsOrSay(posix.dirname(real), relative);
+    await replaceFile(real, content, before?.isFile() ? before.mode & 0o7777 : undefined);
+    return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+  });
+}
+
+async function replaceFile(real: string, content: Uint8Array, mode: number | undefined): Promise<void> {
+  const temp = join(posix.dirname(real), `.harness-write-${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
-    await handle.writeFile(content);
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(content);
+      // Set on the open file: the umask left out of it what the old file had.
+      if (mode !== undefined) await handle.chmod(mode);
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, real);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
-  return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
 }
 
 /** Makes the directory `relative` and those above it. */
 export async function makeDirectory(root: string, relative: string): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a directory in it");
-  const real = await confined(root, relative);
-  const before = await entryAt(real);
-  if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
-  await makeDirsOrSay(real, relative);
-  return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+  return onPath(relative, async () => {
+    const real = await confined(root, relative);
+    const before = await entryAt(real, relative);
+    if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
+    await makeDirsOrSay(real, relative);
+    return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+  });
 }
 
 async function makeDirsOrSay(dir: string, relative: string): Promise<void> {
@@ -114,16 +150,27 @@ async function makeDirsOrSay(dir: string, relative: string): Promise<void> {
  * what it holds only with `recursive`. */
 export async function deleteAt(root: string, relative: string, recursive: boolean): Promise<void> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, which goes with its session (delete the session)");
-  const real = await confined(root, relative, false);
-  const entry = await entryAt(real);
-  if (!entry) throw notFound(relative);
-  if (!entry.isDirectory()) return unlink(real);
-  if (recursive) return rm(real, { recursive: true });
-  await rmdir(real).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOTEMPTY" || error.code === "EEXIST") {
-      throw new ApiError(409, "directory_not_empty", `path: "${relative}" is a directory that is not empty: send recursive=true to delete it with what it holds`);
-    }
-    throw error;
+  return onPath(relative, async () => {
+    const real = await confined(root, relative, false);
+    const entry = await entryAt(real, relative);
+    if (!entry) throw notFound(relative);
+    if (!entry.isDirectory()) return unlink(real);
+    if (recursive) return rm(real, { recursive: true });
+    await rmdir(real).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOTEMPTY" || error.code === "EEXIST") {
+        throw new ApiError(409, "directory_not_empty", `path: "${relative}" is a directory that is not empty: send recursive=true to delete it with what it holds`);
+      }
+      throw error;
+    });
   });
+}
+
+/** `operation` on `relative`, its file system failures answered as refusalOf() says. */
+async function onPath<T>(relative: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw refusalOf(error, relative);
+  }
 }
 

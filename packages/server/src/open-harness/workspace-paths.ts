@@ -38,10 +38,23 @@ export async function confined(root: string, relative: string, followLast = true
 }
 
 /** What is at `real` without following a link there; undefined when nothing is. */
-export async function entryAt(real: string) {
+export async function entryAt(real: string, relative: string) {
   return lstat(real).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
-    if (error.code === "ENOTDIR") throw new ApiError(400, "invalid_request", "path: a part of it is a file, not a directory");
-    throw error;
+    throw refusalOf(error, relative);
   });
+}
+
+/** What a failed file operation on `relative` answers: a refusal that names the path as the request
+ * gave it, never where the server keeps the workspace (an ErrnoException's message says that). */
+export function refusalOf(error: unknown, relative: string): unknown {
+  if (error instanceof ApiError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const bad = (why: string) => new ApiError(400, "invalid_request", `path: "${relative}" ${why}`);
+  if (code === "ELOOP") return bad("goes through symbolic links that lead round in a loop");
+  if (code === "ENOTDIR") return bad("has a part that is a file, not a directory");
+  if (code === "ENAMETOOLONG") return bad("has a name too long for the file system");
+  if (code === "EACCES" || code === "EPERM") return new ApiError(403, "forbidden", `path: "${relative}" cannot be reached: permission denied`);
+  if (code === undefined) return error;
+  return new Error(`the file operation on "${relative}" failed: ${code}`);
 }

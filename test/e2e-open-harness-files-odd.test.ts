@@ -44,7 +44,7 @@ test("a write replaces the file it names: never what a hard link shares, never a
   }
 });
 
-test("links in a loop are refused naming the path, never the server's directories; any file name downloads", async () => {
+test("links in a loop are refused naming the path, never the server's directories; any file name is read and downloaded", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
@@ -77,6 +77,10 @@ test("links in a loop are refused naming the path, never the server's directorie
     const bell = await api(files(`/${encodeURIComponent("bell\x07.txt")}/download`));
     assert.equal(bell.status, 200);
     assert.equal(bell.headers.get("content-disposition"), `attachment; filename="bell_.txt"; filename*=UTF-8''bell%07.txt`);
+    // A name a run gave a line break is read and deleted as any other.
+    await writeFile(join(workspace, "two\nlines.txt"), "broken");
+    assert.equal(await (await api(files(`/${encodeURIComponent("two\nlines.txt")}`))).text(), "broken");
+    assert.equal((await api(files(`/${encodeURIComponent("two\nlines.txt")}`), { method: "DELETE" })).status, 204);
   } finally {
     await h.close();
   }

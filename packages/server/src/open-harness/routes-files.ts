@@ -22,6 +22,8 @@ const ListQuery = SessionQuery.extend({
 const DeleteQuery = SessionQuery.extend({ recursive: Flag.optional() });
 const MkdirBody = z.strictObject({ session_id: IdSchema, path: WorkspacePath });
 const MiB = 1024 * 1024;
+// A file's route: its path is the rest, of any characters (a run may have put a line break in a name).
+const FILE = `${H}/files/:path{[\\s\\S]+}`;
 
 /** The directory the runs of the user's session `sessionId` work in; 404 for a session they have not. */
 async function workspaceOf(oh: OpenHarness, c: Context, sessionId: string): Promise<string> {
@@ -97,14 +99,14 @@ export function mountFileRoutes(oh: OpenHarness): void {
   // files/{path}/download is the download of {path}: where the spec's two routes overlap (a file
   // named "download" in a folder), the download wins.
   app.get(
-    `${H}/files/:path{.+}`,
+    FILE,
     handle((c) => {
       const path = c.req.param("path") ?? "";
       return path.endsWith("/download") ? sendFile(oh, c, path.slice(0, -"/download".length)) : sendFile(oh, c);
     }),
   );
   app.put(
-    `${H}/files/:path{.+}`,
+    FILE,
     handle(async (c) => {
       harnessOf(c);
       const { session_id } = queryOf(c, SessionQuery);
@@ -115,7 +117,7 @@ export function mountFileRoutes(oh: OpenHarness): void {
     }),
   );
   app.delete(
-    `${H}/files/:path{.+}`,
+    FILE,
     handle(async (c) => {
       harnessOf(c);
       const query = queryOf(c, DeleteQuery);

@@ -52,3 +52,21 @@ test("a user keeps at most MAX_KEPT_PER_USER executions: the oldest ended go fir
   assert.ok(kept.includes("e1"));
   assert.deepEqual(store.list("bob").map((r) => r.id), ["bobs"]);
 });
+
+test("a row whose times do not read (a damaged file) is neither listed nor got, and goes at its user's next write; the others stay", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const now = 5_000_000;
+  const store = createExecutionStore(db, () => now);
+  for (const id of ["good", "text-start", "huge-end", "real-start"]) store.put(row(id, "ann", now - 10, now - 5));
+  db.prepare("UPDATE executions SET started_at = 'garbage' WHERE execution_id = 'text-start'").run();
+  db.prepare("UPDATE executions SET ended_at = 1e300 WHERE execution_id = 'huge-end'").run();
+  db.prepare("UPDATE executions SET started_at = 1.5 WHERE execution_id = 'real-start'").run();
+  const listed = store.list("ann");
+  assert.deepEqual(listed.map((r) => r.id), ["good"]);
+  assert.equal(store.get("ann", "text-start"), undefined);
+  assert.equal(store.get("ann", "huge-end"), undefined);
+  store.put(row("next", "ann", now, now));
+  const left = db.prepare("SELECT execution_id FROM executions ORDER BY execution_id").all().map((r) => r.execution_id);
+  assert.deepEqual(left, ["good", "next"]);
+});

@@ -36,6 +36,9 @@ export type ExecutionStore = {
   unended(): ExecutionRow[];
 };
 
+/** The latest time a Date holds, in ms since the epoch. */
+const MAX_DATE_MS = 8.64e15;
+
 type SummaryRow = { execution_id: string; user_id: string; session_id: string; started_at: number; ended_at: number | null; status: string };
 type Row = SummaryRow & { record: string };
 
@@ -53,12 +56,16 @@ const rowOf = (r: Row): ExecutionRow => ({ ...summaryOf(r), record: r.record });
 export function createExecutionStore(db: DatabaseSync, now: () => number = Date.now): ExecutionStore {
   const SUMMARY = "execution_id, user_id, session_id, started_at, ended_at, status";
   const COLUMNS = `${SUMMARY}, record`;
-  const KEPT = "(ended_at IS NULL OR ended_at >= ?)";
+  // A row whose times are not whole milliseconds a date can hold (a damaged file) is not read: one
+  // such would take every list of its user down. It goes with its user's next write.
+  const time = (column: string) => `(typeof(${column}) = 'integer' AND ${column} BETWEEN 0 AND ${MAX_DATE_MS})`;
+  const READABLE = `${time("started_at")} AND (ended_at IS NULL OR ${time("ended_at")})`;
+  const KEPT = `${READABLE} AND (ended_at IS NULL OR ended_at >= ?)`;
   const upsert = db.prepare(
     `INSERT INTO executions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (execution_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status, record = excluded.record`,
   );
-  const expire = db.prepare("DELETE FROM executions WHERE user_id = ? AND ended_at < ?");
+  const expire = db.prepare(`DELETE FROM executions WHERE user_id = ? AND (ended_at < ? OR NOT (${READABLE}))`);
   const count = db.prepare("SELECT COUNT(*) AS n FROM executions WHERE user_id = ?");
   const dropOldest = db.prepare(
     `DELETE FROM executions WHERE execution_id IN

@@ -23,9 +23,13 @@ async function infoOf(relative: string, real: string, stats: Stats): Promise<Fil
     name: posix.basename(relative),
     type: file ? "file" : "directory",
     ...(file && { size_bytes: stats.size, mime_type: await mimeTypeOf(real) }),
-    modified_at: stats.mtime.toISOString(),
+    modified_at: timeOf(stats),
   };
 }
+
+/** The latest (and earliest) time a Date holds, in ms: a run may set its files' times past it. */
+const DATE_LIMIT_MS = 8.64e15;
+const timeOf = ({ mtime, mtimeMs }: Stats) => (Number.isNaN(mtime.getTime()) ? new Date(Math.sign(mtimeMs) * DATE_LIMIT_MS) : mtime).toISOString();
 
 const notFound = (relative: string) => new ApiError(404, "file_not_found", `no file "${relative}" in the session's workspace`);
 

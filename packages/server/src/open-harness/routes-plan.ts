@@ -1,13 +1,13 @@
 // Planning over the Open Harness API: an execution's plan (the todo list its run keeps, plan.ts),
 // whole, as tasks, or streamed as the changes that made it. Read only: the list is the model's.
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { check } from "../sessions/api.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import type { Execution } from "./executions.ts";
-import { planEvents, planHistory } from "./plan.ts";
+import { planEvents, planHistory, type PlanEvent } from "./plan.ts";
 import { executionNamed, LastEventId } from "./routes-executions.ts";
+import { streamFollowing } from "./sse.ts";
 
 const TasksQuery = z.object({ status: z.enum(["pending", "in_progress", "completed"]).optional() }).passthrough();
 
@@ -19,25 +19,14 @@ function planOf(execution: Execution) {
 /** The plan's changes after Last-Event-ID (all, without it), then live ones, until the execution
  * ends. Numbered from 1, as they happened. */
 function streamPlan(c: Context, execution: Execution, after: number): Response {
-  return streamSSE(c, async (stream) => {
-    let next = after;
-    let wake: (() => void) | undefined;
-    const listener = () => wake?.();
-    execution.listeners.add(listener);
-    stream.onAbort(listener);
-    try {
-      while (!stream.aborted) {
-        const changes = planEvents(execution.events, execution.watch.detailed());
-        while (next < changes.length) {
-          const change = changes[next++];
-          await stream.writeSSE({ id: String(next), data: JSON.stringify(change) });
-        }
-        if (execution.watch.finished) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-    } finally {
-      execution.listeners.delete(listener);
-    }
+  let read = 0;
+  let changes: PlanEvent[] = [];
+  return streamFollowing(c, execution, after, () => {
+    // Only a tool's result changes the plan: the run's other events are not gone through again.
+    let result = false;
+    for (; read < execution.events.length; read++) result ||= execution.events[read].type === "tool_result";
+    if (result) changes = planEvents(execution.events, execution.watch.detailed());
+    return changes;
   });
 }
 

@@ -6,6 +6,12 @@ import type { Execution } from "./executions.ts";
 
 export function streamExecution(c: Context, execution: Execution, after = 0): Response {
   c.header("x-execution-id", execution.id);
+  return streamFollowing(c, execution, after, () => execution.events);
+}
+
+/** What `itemsOf()` answers (read again as the execution gains events) as SSE, numbered from 1:
+ * those after the `after`th, then each new one, until the execution has ended and all are sent. */
+export function streamFollowing(c: Context, execution: Execution, after: number, itemsOf: () => readonly unknown[]): Response {
   return streamSSE(c, async (stream) => {
     let next = after;
     let wake: (() => void) | undefined;
@@ -14,12 +20,14 @@ export function streamExecution(c: Context, execution: Execution, after = 0): Re
     stream.onAbort(listener);
     try {
       while (!stream.aborted) {
-        while (next < execution.events.length) {
-          const event = execution.events[next++];
+        const items = itemsOf();
+        while (next < items.length) {
+          const item = items[next++];
           // No `event:` name: the type is in the data, and EventSource's onmessage sees only unnamed events.
-          await stream.writeSSE({ id: String(next), data: JSON.stringify(event) });
+          await stream.writeSSE({ id: String(next), data: JSON.stringify(item) });
         }
-        if (execution.watch.finished && next >= execution.events.length) break;
+        // Read after the writes: what came while they waited is sent before the end.
+        if (execution.watch.finished && next >= itemsOf().length) break;
         await new Promise<void>((resolve) => (wake = resolve));
       }
     } finally {

@@ -77,6 +77,13 @@ test("links in a loop are refused naming the path, never the server's directorie
     const bell = await api(files(`/${encodeURIComponent("bell\x07.txt")}/download`));
     assert.equal(bell.status, 200);
     assert.equal(bell.headers.get("content-disposition"), `attachment; filename="bell_.txt"; filename*=UTF-8''bell%07.txt`);
+    // A name that starts with "~" (an editor's lock file) is a file here, not a home.
+    await writeFile(join(workspace, "~$report.docx"), "lock");
+    assert.equal(await (await api(files(`/${encodeURIComponent("~$report.docx")}`))).text(), "lock");
+    assert.equal((await api(files(`/${encodeURIComponent("~$report.docx")}`), { method: "DELETE" })).status, 204);
+    const home = await api(files("/~/notes.txt"));
+    assert.equal(home.status, 400);
+    assert.match((await home.json()).error.message, /path: .*"~\/" names a home/);
     // A name a run gave a line break is read and deleted as any other.
     await writeFile(join(workspace, "two\nlines.txt"), "broken");
     assert.equal(await (await api(files(`/${encodeURIComponent("two\nlines.txt")}`))).text(), "broken");

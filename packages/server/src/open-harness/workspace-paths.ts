@@ -3,25 +3,15 @@
 // lead: a symbolic link on the way that points out of the workspace is refused too.
 import { lstat } from "node:fs/promises";
 import { join, posix } from "node:path";
-import { z } from "zod";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
+import { RelativePathSchema } from "../sessions/files.ts";
 import { ApiError } from "./errors.ts";
 
-/** The longest path taken (PATH_MAX on Linux), in bytes. */
-export const PATH_MAX_BYTES = 4096;
-
 /** A path relative to the workspace ("" for the workspace itself), as a request gives it. */
-export const WorkspacePath = z
-  .string()
-  .refine((path) => Buffer.byteLength(path) <= PATH_MAX_BYTES, `must be at most ${PATH_MAX_BYTES} bytes`)
-  .refine((path) => !path.includes("\0"), "must not contain NUL")
-  .refine((path) => !path.startsWith("/"), "must be relative to the session's workspace, not absolute")
-  .refine((path) => !path.startsWith("~"), 'must be relative to the session\'s workspace: "~" names a home, which is not offered')
-  .refine((path) => !path.split("/").includes(".."), 'must not contain ".." segments')
-  .transform((path) => {
-    const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
-    return normal === "." ? "" : normal;
-  });
+export const WorkspacePath = RelativePathSchema.transform((path) => {
+  const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
+  return normal === "." ? "" : normal;
+});
 
 /** Where `relative` (checked by WorkspacePath) really leads below `root`, links followed (the last
  * one too unless `followLast` is false: a delete removes the link, not what it leads to). 400 when

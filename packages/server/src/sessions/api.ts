@@ -24,7 +24,7 @@ import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
 import { notTheirs, tokenUsers } from "../auth/auth.ts";
 import { restoreForkFiles } from "./fork-files.ts";
-import { PrefixSchema, sessionFiles } from "./files.ts";
+import { RelativePathSchema, sessionFiles } from "./files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "../ids.ts";
 import { defaultTitle, TITLE_CONTROLS } from "../sqlite/catalog.ts";
 import type { SessionRegistry } from "../registry.ts";
@@ -270,7 +270,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
     "/sessions/:id/files",
     handle(async (c) => {
       const sessionId = check(IdSchema, c.req.param("id"), "sessionId");
-      const prefix = queryParam(c, "prefix", PrefixSchema) ?? "";
+      const prefix = queryParam(c, "prefix", RelativePathSchema) ?? "";
       const userId = userOf(c);
       if (!(await exists(userId, sessionId))) return notFound(c, sessionId);
       const answer: SessionFiles = await sessionFiles(options.workDirOf(userId, sessionId), prefix, c.req.raw.signal);

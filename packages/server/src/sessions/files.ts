@@ -6,19 +6,21 @@ import { matchPaths, MATCHES_LIMIT, type PathMatches } from "@harness/agent/path
 
 /** At most this many paths are answered. */
 export const FILES_LIMIT = MATCHES_LIMIT;
-/** The longest prefix taken (PATH_MAX on Linux), in bytes. */
-export const PREFIX_MAX_BYTES = 4_096;
+/** The longest path taken (PATH_MAX on Linux), in bytes. */
+export const PATH_MAX_BYTES = 4_096;
 
-/** A path relative to the workspace, as typed: it cannot name anything outside it by its words. */
-export const PrefixSchema = z
+/** A path relative to a session's workspace, as a request gives it: it cannot name anything outside
+ * it by its words (where its links lead is the reader's to check). The files routes of the Open
+ * Harness API take their paths by it too. */
+export const RelativePathSchema = z
   .string()
-  .refine((prefix) => Buffer.byteLength(prefix) <= PREFIX_MAX_BYTES, `must be at most ${PREFIX_MAX_BYTES} bytes`)
-  .refine((prefix) => !prefix.includes("\0"), "must not contain NUL")
-  .refine((prefix) => !prefix.startsWith("/"), "must be relative to the session's workspace, not absolute")
-  .refine((prefix) => !prefix.startsWith("~/"), 'must be relative to the session\'s workspace: "~/" names a home, which the server does not offer')
-  .refine((prefix) => !prefix.split("/").includes(".."), 'must not contain ".." segments');
+  .refine((path) => Buffer.byteLength(path) <= PATH_MAX_BYTES, `must be at most ${PATH_MAX_BYTES} bytes`)
+  .refine((path) => !path.includes("\0"), "must not contain NUL")
+  .refine((path) => !path.startsWith("/"), "must be relative to the session's workspace, not absolute")
+  .refine((path) => !path.startsWith("~/"), 'must be relative to the session\'s workspace: "~/" names a home, which the server does not offer')
+  .refine((path) => !path.split("/").includes(".."), 'must not contain ".." segments');
 
-/** The paths below `root` that `prefix` (checked by PrefixSchema) completes to, folders ending in
+/** The paths below `root` that `prefix` (checked by RelativePathSchema) completes to, folders ending in
  * "/", at most FILES_LIMIT: those starting with it, sorted, else the fuzzy matches (`fuzzy`), as when
  * the folder it names is missing. None when that folder is, through a link, outside `root`; an
  * entry that is a link leading out of `root`, or nowhere, is left out. */

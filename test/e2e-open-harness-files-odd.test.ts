@@ -68,6 +68,12 @@ test("links in a loop are refused naming the path, never the server's directorie
     assert.equal((await api(files("/loop"), { method: "PUT", body: "x" })).status, 200);
     assert.equal(await (await api(files("/loop"))).text(), "x");
 
+    // The data directory holds the workspace: a link up to it leads out all the same.
+    await symlink(h.dataDir, join(workspace, "data"));
+    assert.equal((await api(files("/data/harness.db"))).status, 400);
+    assert.equal((await api(files("", "&path=data"))).status, 400);
+    assert.ok(!(await (await api(files(""))).json()).files.some((f: { path: string }) => f.path === "data"));
+
     await writeFile(join(workspace, "日本.txt"), "utf-8 name");
     await writeFile(join(workspace, "bell\x07.txt"), "control");
     const named = await api(files(`/${encodeURIComponent("日本.txt")}/download`));

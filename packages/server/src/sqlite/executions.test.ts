@@ -70,3 +70,17 @@ test("a row whose times do not read (a damaged file) is neither listed nor got, 
   const left = db.prepare("SELECT execution_id FROM executions ORDER BY execution_id").all().map((r) => r.execution_id);
   assert.deepEqual(left, ["good", "next"]);
 });
+
+test("an execution past its hour leaves the file at the next write of anyone's, not only of its user's", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  let now = 5_000_000;
+  const store = createExecutionStore(db, () => now);
+  store.put(row("anns", "ann", now - 10, now - 5));
+  now += KEEP_ENDED_MS;
+  store.put(row("bobs", "bob", now, now));
+  const left = db.prepare("SELECT execution_id FROM executions").all().map((r) => r.execution_id);
+  assert.deepEqual(left, ["bobs"]);
+  const plan = db.prepare("EXPLAIN QUERY PLAN DELETE FROM executions WHERE ended_at < 0").all().map((r) => r.detail);
+  assert.match(plan.join(" "), /USING .*INDEX/, "found by an index, not a scan of every row");
+});

@@ -2,7 +2,7 @@
 // server's thread (a few writes per execution: when it starts, when it runs, when it ends), read
 // back after a restart. What a record holds is the API layer's (open-harness/executions.ts): here
 // it is text. Kept an hour after they end and at most MAX_KEPT_PER_USER a user, the oldest ended
-// going first; those past their hour are neither read nor kept.
+// going first; those past their hour are neither read nor kept (the next write of anyone's drops them).
 import type { DatabaseSync } from "node:sqlite";
 import { lockedOr } from "./locked.ts";
 
@@ -65,7 +65,10 @@ export function createExecutionStore(db: DatabaseSync, now: () => number = Date.
     `INSERT INTO executions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (execution_id) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status, record = excluded.record`,
   );
-  const expire = db.prepare(`DELETE FROM executions WHERE user_id = ? AND (ended_at < ? OR NOT (${READABLE}))`);
+  // Those past their hour go whoever's they are (by executions_by_end): a user who comes no more
+  // leaves none behind; the unreadable go with their user's next write.
+  const expire = db.prepare("DELETE FROM executions WHERE ended_at < ?");
+  const dropUnreadable = db.prepare(`DELETE FROM executions WHERE user_id = ? AND NOT (${READABLE})`);
   const count = db.prepare("SELECT COUNT(*) AS n FROM executions WHERE user_id = ?");
   const dropOldest = db.prepare(
     `DELETE FROM executions WHERE execution_id IN
@@ -81,7 +84,8 @@ export function createExecutionStore(db: DatabaseSync, now: () => number = Date.
         db.exec("BEGIN IMMEDIATE");
         try {
           upsert.run(row.id, row.userId, row.sessionId, row.startedAt, row.endedAt ?? null, row.status, row.record);
-          expire.run(row.userId, now() - KEEP_ENDED_MS);
+          expire.run(now() - KEEP_ENDED_MS);
+          dropUnreadable.run(row.userId);
           const { n } = count.get(row.userId) as { n: number };
           if (n > MAX_KEPT_PER_USER) dropOldest.run(row.userId, n - MAX_KEPT_PER_USER);
           db.exec("COMMIT");

@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS executions (
   record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS executions_by_user ON executions (user_id, started_at);
+CREATE INDEX IF NOT EXISTS executions_by_end ON executions (ended_at);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,

@@ -98,3 +98,27 @@ test("links in a loop are refused naming the path, never the server's directorie
     await h.close();
   }
 });
+
+test("the files of a session whose stored state is damaged are still listed, read and written: they are not in that state", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const files = (rest: string) => `${V1}/files${rest}?session_id=${session.id}`;
+    assert.equal((await api(files("/notes.md"), { method: "PUT", body: "kept" })).status, 201);
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(join(h.dataDir, "harness.db"));
+    db.prepare("UPDATE sessions SET state = '{not json' WHERE user_id = 'alice' AND session_id = ?").run(session.id);
+    db.close();
+
+    const list = await api(files(""));
+    assert.equal(list.status, 200, await list.clone().text());
+    assert.deepEqual((await list.json()).files.map((f: { path: string }) => f.path), ["notes.md"]);
+    assert.equal(await (await api(files("/notes.md"))).text(), "kept");
+    assert.equal((await api(files("/more.md"), { method: "PUT", body: "more" })).status, 201);
+    assert.equal((await api(`${V1}/hooks?session_id=${session.id}`)).status, 200, "nor are its hooks");
+    assert.equal((await api(files(""), { headers: { "x-harness-user": "bob" } })).status, 404, "and it is still alice's alone");
+  } finally {
+    await h.close();
+  }
+});

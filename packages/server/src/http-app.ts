@@ -5,7 +5,7 @@ import { cors } from "hono/cors";
 import { crossSiteRefusal, notTheirs, requestToken, tokenMatches, tokenUsers } from "./auth/auth.ts";
 import { tokenHolder, type UserTokens } from "./auth/user-tokens.ts";
 import { DatabaseLockedError } from "./sqlite/locked.ts";
-import { mountSessionsApi, USER_HEADER, type SessionsApiOptions } from "./sessions/api.ts";
+import { mountSessionsApi, sessionExists, USER_HEADER, type SessionsApiOptions } from "./sessions/api.ts";
 import { EXPOSITION_CONTENT_TYPE } from "./metrics/exposition.ts";
 import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
 import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";
@@ -40,7 +40,7 @@ export function createHttpApp(options: {
   allowedOrigins?: ReadonlySet<string>;
   sessions?: SessionsApiOptions;
   /** The Open Harness API under /v1 (it needs `sessions` too: it acts through them). */
-  openHarness?: Omit<OpenHarnessOptions, "stopping">;
+  openHarness?: Omit<OpenHarnessOptions, "stopping" | "sessionExists">;
   health?: () => HealthCounts;
   /** A token that lets its holder read GET /metrics and nothing else (a guarded server's). */
   metricsToken?: string;
@@ -137,7 +137,9 @@ export function createHttpApp(options: {
   }
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
   if (options.sessions) mountSessionsApi(app, options.sessions);
-  if (options.sessions && options.openHarness) mountOpenHarness(app, { ...options.openHarness, stopping: () => options.stopping?.() });
+  if (options.sessions && options.openHarness) {
+    mountOpenHarness(app, { ...options.openHarness, sessionExists: sessionExists(options.sessions), stopping: () => options.stopping?.() });
+  }
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     const allowed = methodsAt(app, path);

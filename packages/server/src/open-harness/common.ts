@@ -14,6 +14,8 @@ export type OpenHarness = {
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
   home: string;
+  /** Whether the user's session exists, its state left unread. */
+  sessionExists(userId: string, sessionId: string): Promise<boolean>;
   version: string;
   startedAt: string;
   stopping: () => string | undefined;

@@ -28,6 +28,8 @@ export type OpenHarnessOptions = {
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
   home: string;
+  /** Whether the user's session exists, its state left unread (the sessions API's own check). */
+  sessionExists(userId: string, sessionId: string): Promise<boolean>;
   log?: (line: string) => void;
   /** Why the server is going away, or undefined while it serves (health says so). */
   stopping?: () => string | undefined;
@@ -39,6 +41,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     executions: createExecutions(options.registry, options.executionStore, options.log),
     workDirOf: options.workDirOf,
     home: options.home,
+    sessionExists: options.sessionExists,
     version: options.version,
     startedAt: new Date().toISOString(),
     stopping: options.stopping ?? (() => undefined),

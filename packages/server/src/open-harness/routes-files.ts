@@ -9,7 +9,7 @@ import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { contentTypeOf } from "./file-types.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
-import { SessionQuery, sessionOf } from "./session-of.ts";
+import { ownSession, SessionQuery } from "./session-of.ts";
 import { deleteAt, LIST_MAX, listFiles, makeDirectory, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
 import { WorkspacePath } from "./workspace-paths.ts";
 
@@ -27,8 +27,7 @@ const FILE = `${H}/files/:path{[\\s\\S]+}`;
 
 /** The directory the runs of the user's session `sessionId` work in; 404 for a session they have not. */
 async function workspaceOf(oh: OpenHarness, c: Context, sessionId: string): Promise<string> {
-  const { userId } = await sessionOf(oh, c, sessionId);
-  return oh.workDirOf(userId, sessionId);
+  return oh.workDirOf(await ownSession(oh, c, sessionId), sessionId);
 }
 
 /** The path the route names, checked. */

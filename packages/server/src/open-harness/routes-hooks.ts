@@ -9,7 +9,7 @@ import { loadRunSettings, runPlace } from "@harness/agent/run-settings";
 import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { ApiError } from "./errors.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
-import { SessionQuery, sessionOf } from "./session-of.ts";
+import { ownSession, SessionQuery } from "./session-of.ts";
 
 const HookEvent = z.enum(["pre_tool", "post_tool", "stop", "error", "custom"]);
 const ListQuery = SessionQuery.extend({ event: HookEvent.optional() });
@@ -38,7 +38,7 @@ type HookShape = {
 async function hooksOf(oh: OpenHarness, c: Context): Promise<HookShape[]> {
   harnessOf(c);
   const { session_id } = queryOf(c, SessionQuery);
-  const { userId } = await sessionOf(oh, c, session_id);
+  const userId = await ownSession(oh, c, session_id);
   const place = await runPlace({ cwd: oh.workDirOf(userId, session_id), home: oh.home });
   const loaded = await loadRunSettings({ cwd: place.cwd, home: place.home }, place);
   const restricted = hooksRestriction(loaded);

@@ -1,10 +1,11 @@
-// The routes whose operations the spec gives no session (files, MCP servers, skills) act on one of
-// the user's sessions, named by session_id: read through the sessions API (forward()), with its
-// rules (another user's session is not found).
+// The routes whose operations the spec gives no session (files, hooks, MCP servers, skills) act on
+// one of the user's sessions, named by session_id: read through the sessions API (forward()), with
+// its rules (another user's session is not found), or only known to be theirs (ownSession()).
 import type { Context } from "hono";
 import { z } from "zod";
 import type { SessionRead } from "@harness/protocol";
 import { IdSchema } from "../ids.ts";
+import { ApiError } from "./errors.ts";
 import { forward } from "./forward.ts";
 import { userOfRequest, type OpenHarness } from "./common.ts";
 
@@ -15,4 +16,13 @@ export async function sessionOf(oh: OpenHarness, c: Context, sessionId: string):
   const userId = userOfRequest(c);
   const read = await forward<SessionRead>(oh.app, c, "GET", `/sessions/${encodeURIComponent(sessionId)}?userId=${encodeURIComponent(userId)}`);
   return { userId, read };
+}
+
+/** The request's user, whose session `sessionId` must be (404, session_not_found, as sessionOf()),
+ * for a route that needs its workspace or settings only: its state, which may be long or damaged,
+ * is not read. */
+export async function ownSession(oh: OpenHarness, c: Context, sessionId: string): Promise<string> {
+  const userId = userOfRequest(c);
+  if (!(await oh.sessionExists(userId, sessionId))) throw new ApiError(404, "session_not_found", `no session "${sessionId}"`);
+  return userId;
 }

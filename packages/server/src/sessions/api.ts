@@ -160,13 +160,18 @@ async function copyable(path: string): Promise<boolean> {
   }
 }
 
+/** Whether a user's session exists (stored, or opened and not stored yet), its state left unread. */
+export function sessionExists({ db, registry }: Pick<SessionsApiOptions, "db" | "registry">) {
+  return async (userId: string, sessionId: string): Promise<boolean> => db.catalog.exists(userId, sessionId) || (await registry.live(userId, sessionId)) !== undefined;
+}
+
 export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
   const { db, registry } = options;
   const catalog = db.catalog;
   const notFound = (c: Context, sessionId: string) => c.json({ error: `no session "${sessionId}"` }, 404);
   /** The delete under way of each session (user and session id), settled whatever its outcome. */
   const deleting = new Map<string, Promise<boolean>>();
-  const exists = async (userId: string, sessionId: string) => catalog.exists(userId, sessionId) || (await registry.live(userId, sessionId)) !== undefined;
+  const exists = sessionExists(options);
 
   const handle =
     (fn: (c: Context) => Promise<Response>) =>

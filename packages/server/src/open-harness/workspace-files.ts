@@ -8,7 +8,7 @@ import { makeDirs } from "@harness/agent/make-dirs";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
 import { mimeTypeOf } from "./file-types.ts";
-import { confined, entryAt, refusalOf } from "./workspace-paths.ts";
+import { checkOpened, confined, entryAt, placeOf, refusalOf } from "./workspace-paths.ts";
 
 /** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
 export const LIST_MAX = 10_000;
@@ -86,6 +86,7 @@ export async function openFile(root: string, relative: string) {
       throw error.code === "ENOENT" ? notFound(relative) : error;
     });
     try {
+      await checkOpened(handle.fd, root, relative);
       const stats = await handle.stat();
       if (stats.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file: list it with GET .../files?path=${encodeURIComponent(relative)}`);
       if (!stats.isFile()) throw new ApiError(400, "invalid_request", `path: "${relative}" is not a regular file (a pipe, a socket or a device): only files are read`);
@@ -108,26 +109,28 @@ export async function writeFileAt(root: string, relative: string, content: Uint8
     const before = await entryAt(real, relative);
     if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
     await makeDirsOrSay(posix.dirname(real), relative);
-    await replaceFile(real, content, before?.isFile() ? before.mode & 0o7777 : undefined);
+    await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined);
     return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
   });
 }
 
-async function replaceFile(real: string, content: Uint8Array, mode: number | undefined): Promise<void> {
+/** Writes `content` beside `real` and renames it over it: the new file is made where it was
+ * checked to be (checkOpened), or removed from wherever it went. */
+async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined): Promise<void> {
   const temp = join(posix.dirname(real), `.harness-write-${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
-    try {
-      await handle.writeFile(content);
-      // Set on the open file: the umask left out of it what the old file had.
-      if (mode !== undefined) await handle.chmod(mode);
-    } finally {
-      await handle.close();
-    }
+    await checkOpened(handle.fd, root, relative);
+    await handle.writeFile(content);
+    // Set on the open file: the umask left out of it what the old file had.
+    if (mode !== undefined) await handle.chmod(mode);
     await rename(temp, real);
   } catch (error) {
-    await rm(temp, { force: true });
+    // Where it is now, which `temp` may no longer name.
+    await rm((await placeOf(handle.fd)) ?? temp, { force: true });
     throw error;
+  } finally {
+    await handle.close();
   }
 }
 

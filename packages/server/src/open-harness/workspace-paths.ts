@@ -1,7 +1,9 @@
 // Paths of a session's workspace as the files routes take them: relative to it, and leading nowhere
 // else. Their words are checked first (no absolute path, no "..", no NUL), then where they really
-// lead: a symbolic link on the way that points out of the workspace is refused too.
-import { lstat } from "node:fs/promises";
+// lead: a symbolic link on the way that points out of the workspace is refused too, and a file
+// opened is checked to be where it was looked for (checkOpened: a run may swap a directory for a
+// link in between).
+import { lstat, readlink } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { RelativePathSchema } from "../sessions/files.ts";
@@ -21,10 +23,23 @@ export async function confined(root: string, relative: string, followLast = true
   const target = join(realRoot, relative);
   const parent = realPathOf(posix.dirname(target));
   const real = followLast ? realPathOf(target) : join(parent, posix.basename(target));
-  if (relative !== "" && (!isWithin(parent, realRoot) || !isWithin(real, realRoot))) {
-    throw new ApiError(400, "invalid_request", `path: "${relative}" goes through a symbolic link that leads outside the session's workspace`);
-  }
+  if (relative !== "" && (!isWithin(parent, realRoot) || !isWithin(real, realRoot))) throw leadsOut(relative);
   return real;
+}
+
+const leadsOut = (relative: string) => new ApiError(400, "invalid_request", `path: "${relative}" goes through a symbolic link that leads outside the session's workspace`);
+
+/** Where the file open as `fd` is now, as Linux's /proc says; undefined where it cannot say. */
+export async function placeOf(fd: number): Promise<string | undefined> {
+  return readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
+}
+
+/** Throws when the file open as `fd` is not in the workspace `root`. A directory on the way to it
+ * may have been swapped for a link out since confined() looked (a run can do it, at any time): the
+ * open followed that link, and this says so. */
+export async function checkOpened(fd: number, root: string, relative: string): Promise<void> {
+  const place = await placeOf(fd);
+  if (place !== undefined && !isWithin(place, realPathOf(root))) throw leadsOut(relative);
 }
 
 /** What is at `real` without following a link there; undefined when nothing is. */
@@ -44,6 +59,8 @@ export function refusalOf(error: unknown, relative: string): unknown {
   if (code === "ELOOP") return bad("goes through symbolic links that lead round in a loop");
   if (code === "ENOTDIR") return bad("has a part that is a file, not a directory");
   if (code === "ENAMETOOLONG") return bad("has a name too long for the file system");
+  // Where it was looked for first, it was there: something else changed it meanwhile (a run).
+  if (code === "ENOENT") return new ApiError(409, "conflict", `path: "${relative}" changed while it was worked on (a part of it went away): try again`);
   if (code === "EACCES" || code === "EPERM") return new ApiError(403, "forbidden", `path: "${relative}" cannot be reached: permission denied`);
   if (code === undefined) return error;
   return new Error(`the file operation on "${relative}" failed: ${code}`);

@@ -53,3 +53,50 @@ test("a directory swapped for a link out of the workspace while its files are re
     await h.close();
   }
 });
+
+test("a directory swapped for a link out of the workspace while what is in it is deleted deletes nothing outside", { skip: process.platform !== "linux" && "the open file's place is asked of Linux's /proc" }, async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  const outside = await mkdtemp(join(tmpdir(), "harness-outside-"));
+  try {
+    for (const name of ["x.txt", "sub/y.txt", "sub/deeper/z.txt"]) {
+      await mkdir(join(outside, name, ".."), { recursive: true });
+      await writeFile(join(outside, name), "theirs");
+    }
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const files = (rest: string, query = "") => `${V1}/files${rest}?session_id=${session.id}${query}`;
+    await api(files("/keep.txt"), { method: "PUT", body: "k" });
+    const workspace = h.workspace("alice", session.id);
+    await mkdir(join(workspace, "real"));
+    await symlink(outside, join(workspace, "link"));
+    const swapper = `const fs = require("fs"); process.chdir(${JSON.stringify(workspace)});
+      const mv = (a, b) => { try { fs.renameSync(a, b); } catch { fs.rmSync("d", { recursive: true, force: true }); fs.mkdirSync("real", { recursive: true }); } };
+      for (const end = Date.now() + ${SWAP_MS}; Date.now() < end; ) {
+        fs.mkdirSync("real/sub/deeper", { recursive: true }); fs.writeFileSync("real/x.txt", "mine"); fs.writeFileSync("real/sub/deeper/z.txt", "mine");
+        mv("real", "d"); mv("d", "real"); mv("link", "d"); mv("d", "link");
+      }`;
+    const swapping = spawn(process.execPath, ["-e", swapper], { stdio: "inherit" });
+    const exited = new Promise((resolve) => swapping.on("exit", resolve));
+    const seen = new Map<string, number>();
+    const started = Date.now();
+    while (Date.now() - started < SWAP_MS - 300) {
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map(async (i) => {
+          const response = await api(i % 2 ? files("/d/sub", "&recursive=true") : files("/d/x.txt"), { method: "DELETE" });
+          return `delete ${response.status}`;
+        }),
+      );
+      for (const answer of answers) seen.set(answer, (seen.get(answer) ?? 0) + 1);
+    }
+    await exited;
+    const said = JSON.stringify(Object.fromEntries(seen));
+    await api(files("/real/sub/deeper/z.txt"), { method: "PUT", body: "mine" });
+    assert.equal((await api(files("/real/sub", "&recursive=true"), { method: "DELETE" })).status, 204, "what is inside is deleted");
+    assert.ok(!(await readdir(join(workspace, "real"))).includes("sub"));
+    assert.deepEqual((await readdir(outside, { recursive: true })).sort(), ["sub", "sub/deeper", "sub/deeper/z.txt", "sub/y.txt", "x.txt"], `nothing outside was deleted: ${said}`);
+    assert.ok(![...seen.keys()].some((answer) => / 500/.test(answer)), `no request failed for it: ${said}`);
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+    await h.close();
+  }
+});

@@ -2,12 +2,13 @@
 // WorkspacePath gives them (relative, "" for the workspace itself), confined to it (confined()).
 import { constants, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { lstat, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { makeDirs } from "@harness/agent/make-dirs";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
 import { mimeTypeOf } from "./file-types.ts";
+import { inDirectory, removeAll } from "./workspace-delete.ts";
 import { checkOpened, confined, entryAt, placeOf, refusalOf } from "./workspace-paths.ts";
 
 /** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
@@ -159,15 +160,21 @@ export async function deleteAt(root: string, relative: string, recursive: boolea
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, which goes with its session (delete the session)");
   return onPath(relative, async () => {
     const real = await confined(root, relative, false);
-    const entry = await entryAt(real, relative);
-    if (!entry) throw notFound(relative);
-    if (!entry.isDirectory()) return unlink(real);
-    if (recursive) return rm(real, { recursive: true });
-    await rmdir(real).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOTEMPTY" || error.code === "EEXIST") {
-        throw new ApiError(409, "directory_not_empty", `path: "${relative}" is a directory that is not empty: send recursive=true to delete it with what it holds`);
-      }
-      throw error;
+    const name = posix.basename(real);
+    const deleting = inDirectory(posix.dirname(real), (fd) => checkOpened(fd, root, relative), async (at) => {
+      const entry = await lstat(at(name));
+      if (!entry.isDirectory()) return unlink(at(name));
+      if (recursive) return removeAll(at, name);
+      await rmdir(at(name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOTEMPTY" || error.code === "EEXIST") {
+          throw new ApiError(409, "directory_not_empty", `path: "${relative}" is a directory that is not empty: send recursive=true to delete it with what it holds`);
+        }
+        throw error;
+      });
+    });
+    // Not there (or gone meanwhile: deleted all the same).
+    await deleting.catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ENOENT" ? notFound(relative) : error;
     });
   });
 }

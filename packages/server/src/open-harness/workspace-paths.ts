@@ -59,8 +59,9 @@ export function refusalOf(error: unknown, relative: string): unknown {
   if (code === "ELOOP") return bad("goes through symbolic links that lead round in a loop");
   if (code === "ENOTDIR") return bad("has a part that is a file, not a directory");
   if (code === "ENAMETOOLONG") return bad("has a name too long for the file system");
-  // Where it was looked for first, it was there: something else changed it meanwhile (a run).
+  // What was looked at first is no more: something else changed it meanwhile (a run).
   if (code === "ENOENT") return new ApiError(409, "conflict", `path: "${relative}" changed while it was worked on (a part of it went away): try again`);
+  if (code === "ENOTEMPTY") return new ApiError(409, "conflict", `path: "${relative}" changed while it was worked on (files were added to it): try again`);
   if (code === "EACCES" || code === "EPERM") return new ApiError(403, "forbidden", `path: "${relative}" cannot be reached: permission denied`);
   if (code === undefined) return error;
   return new Error(`the file operation on "${relative}" failed: ${code}`);

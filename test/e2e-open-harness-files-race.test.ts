@@ -100,3 +100,42 @@ test("a directory swapped for a link out of the workspace while what is in it is
     await h.close();
   }
 });
+
+test("a directory swapped for a link out of the workspace while directories are made in it makes none outside", { skip: process.platform !== "linux" && "the open file's place is asked of Linux's /proc" }, async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  const outside = await mkdtemp(join(tmpdir(), "harness-outside-"));
+  try {
+    await writeFile(join(outside, "x.txt"), "theirs");
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const files = (rest: string) => `${V1}/files${rest}?session_id=${session.id}`;
+    await api(files("/keep.txt"), { method: "PUT", body: "k" });
+    const workspace = h.workspace("alice", session.id);
+    await mkdir(join(workspace, "real"));
+    await symlink(outside, join(workspace, "link"));
+    const swapper = `const fs = require("fs"); process.chdir(${JSON.stringify(workspace)});
+      const mv = (a, b) => { try { fs.renameSync(a, b); } catch { fs.rmSync("d", { recursive: true, force: true }); } };
+      const relink = () => { if (!fs.lstatSync("link", { throwIfNoEntry: false })?.isSymbolicLink()) { fs.rmSync("link", { recursive: true, force: true }); fs.symlinkSync(${JSON.stringify(outside)}, "link"); } };
+      for (const end = Date.now() + ${SWAP_MS}; Date.now() < end; ) { relink(); fs.mkdirSync("real", { recursive: true }); mv("real", "d"); mv("d", "real"); mv("link", "d"); mv("d", "link"); }`;
+    const swapping = spawn(process.execPath, ["-e", swapper], { stdio: "inherit" });
+    const exited = new Promise((resolve) => swapping.on("exit", resolve));
+    const seen = new Map<string, number>();
+    const started = Date.now();
+    while (Date.now() - started < SWAP_MS - 300) {
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map(async (i) => {
+          const response = i % 2 ? await api(files(`/d/made${i}/w.txt`), { method: "PUT", body: "w" }) : await api(`${V1}/files/mkdir`, { method: "POST", body: JSON.stringify({ session_id: session.id, path: `d/made${i}/deeper` }) });
+          return `${i % 2 ? "write" : "mkdir"} ${response.status}`;
+        }),
+      );
+      for (const answer of answers) seen.set(answer, (seen.get(answer) ?? 0) + 1);
+    }
+    await exited;
+    const said = JSON.stringify(Object.fromEntries(seen));
+    assert.deepEqual(await readdir(outside), ["x.txt"], `nothing was made outside: ${said}`);
+    assert.ok(![...seen.keys()].some((answer) => / 500/.test(answer)), `no request failed for it: ${said}`);
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+    await h.close();
+  }
+});

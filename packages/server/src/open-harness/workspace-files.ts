@@ -3,12 +3,12 @@
 import { constants, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { lstat, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join, posix, relative as pathFrom, sep } from "node:path";
 import { makeDirs } from "@harness/agent/make-dirs";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
 import { mimeTypeOf } from "./file-types.ts";
-import { inDirectory, removeAll } from "./workspace-delete.ts";
+import { inDirectory, makeDirsBelow, removeAll } from "./workspace-at.ts";
 import { checkOpened, confined, entryAt, placeOf, refusalOf } from "./workspace-paths.ts";
 
 /** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
@@ -109,7 +109,7 @@ export async function writeFileAt(root: string, relative: string, content: Uint8
     const real = await confined(root, relative);
     const before = await entryAt(real, relative);
     if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
-    await makeDirsOrSay(posix.dirname(real), relative);
+    await makeDirsOrSay(root, posix.dirname(real), relative);
     await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined);
     return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
   });
@@ -142,16 +142,25 @@ export async function makeDirectory(root: string, relative: string): Promise<{ f
     const real = await confined(root, relative);
     const before = await entryAt(real, relative);
     if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
-    await makeDirsOrSay(real, relative);
+    await makeDirsOrSay(root, real, relative);
     return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
   });
 }
 
-async function makeDirsOrSay(dir: string, relative: string): Promise<void> {
-  await makeDirs(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "EEXIST" || error.code === "ENOTDIR") throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);
+/** Makes `dir` (where confined() found a part of `relative` to be, or would be) and the directories
+ * above it: the workspace first (no run may have made it yet), then each below it from the one
+ * above (makeDirsBelow), so that none is made outside it. */
+async function makeDirsOrSay(root: string, dir: string, relative: string): Promise<void> {
+  const realRoot = realPathOf(root);
+  const parts = dir === realRoot ? [] : pathFrom(realRoot, dir).split(sep);
+  try {
+    await makeDirs(realRoot);
+    await makeDirsBelow(realRoot, parts, (fd) => checkOpened(fd, root, relative));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOTDIR") throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);
     throw error;
-  });
+  }
 }
 
 /** Deletes the file, link (never what it leads to) or empty directory `relative`; a directory with

@@ -38,6 +38,8 @@ test("a session's workspace is written, listed, read and deleted over REST, and 
     const inNotes = await (await api(files("", "&path=notes"))).json();
     assert.equal(inNotes.path, "notes");
     assert.deepEqual(inNotes.files.map((f: FileInfo) => [f.path, f.size_bytes]), [["notes/todo.md", 14]]);
+    // The spec's paths start at "/", the workspace itself.
+    assert.deepEqual(await (await api(files("", "&path=%2Fnotes%2F"))).json(), inNotes);
 
     const read = await api(files("/notes/todo.md"));
     assert.equal(read.status, 200);
@@ -86,9 +88,10 @@ test("paths that would leave the workspace, bad parameters, other users' session
     assert.equal(e.status, 400);
     assert.equal(e.code, "invalid_request");
     assert.match(e.message, /path: .*"\.\."/);
+    // A path from "/" is the workspace's, as the spec writes them: /etc/passwd is its etc/passwd.
     e = await error(await api(files("/%2Fetc%2Fpasswd")));
-    assert.equal(e.status, 400);
-    assert.match(e.message, /path: .*absolute/);
+    assert.equal(e.status, 404);
+    assert.equal(e.code, "file_not_found");
     e = await error(await api(files("/out/secret.txt")));
     assert.equal(e.status, 400);
     assert.match(e.message, /path: .*symbolic link.*outside/);
@@ -97,8 +100,12 @@ test("paths that would leave the workspace, bad parameters, other users' session
     await assert.rejects(readFile(join(outside, "new.txt")));
     e = await error(await api(files("", "&path=out")));
     assert.equal(e.status, 400);
-    e = await error(await api(files("", "&path=%2Fetc")));
-    assert.match(e.message, /path: .*absolute/);
+    e = await error(await api(files("", "&path=%2F..%2Fsecret.txt")));
+    assert.equal(e.status, 400);
+    assert.match(e.message, /path: .*"\.\."/);
+    const fromRoot = await (await api(files("", "&path=%2F"))).json();
+    assert.equal(fromRoot.path, "/");
+    assert.ok(fromRoot.files.some((f: FileInfo) => f.path === "inside.txt"));
     // A link that stays inside is followed; one that leads out is not listed.
     assert.equal(await (await api(files("/alias.txt"))).text(), "mine");
     assert.deepEqual((await (await api(files(""))).json()).files.map((f: FileInfo) => f.path), ["alias.txt", "inside.txt"]);

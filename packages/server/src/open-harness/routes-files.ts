@@ -15,8 +15,7 @@ import { WorkspacePath } from "./workspace-paths.ts";
 
 const Flag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
 const ListQuery = SessionQuery.extend({
-  // "/" (the spec's default) is the workspace itself; any other absolute path is refused.
-  path: z.preprocess((path) => (path === "/" ? "" : path), WorkspacePath).optional(),
+  path: WorkspacePath.optional(),
   recursive: Flag.optional(),
 });
 const DeleteQuery = SessionQuery.extend({ recursive: Flag.optional() });

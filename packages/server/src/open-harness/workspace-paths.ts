@@ -5,15 +5,20 @@
 // link in between).
 import { lstat, readlink } from "node:fs/promises";
 import { join, posix } from "node:path";
+import { z } from "zod";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { RelativePathSchema } from "../sessions/files.ts";
 import { ApiError } from "./errors.ts";
 
-/** A path relative to the workspace ("" for the workspace itself), as a request gives it. */
-export const WorkspacePath = RelativePathSchema.transform((path) => {
-  const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
-  return normal === "." ? "" : normal;
-});
+/** A path in the workspace as a request gives it: relative to it, or from "/" as the spec writes
+ * them ("/" is the workspace itself, "/src" its src folder); "" for the workspace itself. */
+export const WorkspacePath = z.preprocess(
+  (path) => (typeof path === "string" ? path.replace(/^\/+/, "") : path),
+  RelativePathSchema.transform((path) => {
+    const normal = posix.normalize(path === "" ? "." : path).replace(/\/+$/, "");
+    return normal === "." ? "" : normal;
+  }),
+);
 
 /** Where `relative` (checked by WorkspacePath) really leads below `root`, links followed (the last
  * one too unless `followLast` is false: a delete removes the link, not what it leads to). 400 when

@@ -48,3 +48,32 @@ test("a session's hooks are listed from the user's and the workspace's settings,
     await h.close();
   }
 });
+
+test("a hook's secrets are not shown: the settings' env values, bearer tokens and a URL's password read as ***", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, ".claude"), { recursive: true });
+    const settings = {
+      env: { DEPLOY_TOKEN: "dt-0123456789abcdef" },
+      hooks: {
+        PostToolUse: [{ hooks: [{ type: "command", command: "curl -H 'Authorization: Bearer sk-live-9f8e7d6c5b4a' https://ci.example/notify" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "notify --with dt-0123456789abcdef" }, { type: "http", url: "https://bot:hunter2pass@hooks.example/stop" }] }],
+      },
+    };
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify(settings));
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const text = await (await api(`${V1}/hooks?session_id=${session.id}`)).text();
+    for (const secret of ["sk-live-9f8e7d6c5b4a", "dt-0123456789abcdef", "hunter2pass"]) assert.ok(!text.includes(secret), `${secret} is not shown`);
+    const hooks = JSON.parse(text).hooks as { handler: { command?: string; url?: string } }[];
+    assert.deepEqual(hooks.map((hook) => hook.handler.command ?? hook.handler.url), [
+      "curl -H 'Authorization: Bearer ***' https://ci.example/notify",
+      "notify --with ***",
+      hooks[2].handler.url,
+    ]);
+    assert.match(hooks[2].handler.url!, /^https:\/\/bot:\*+@hooks\.example\/stop$|^https:\/\/\*+@hooks\.example\/stop$/);
+  } finally {
+    await h.close();
+  }
+});

@@ -1,10 +1,14 @@
 // Hooks over the Open Harness API, read only: those a session's runs would have, read from the
 // settings files as a run in its workspace reads them (@harness/agent's loadRunSettings: the
 // managed, user, project and local files; disableAllHooks and allowManagedHooksOnly as the run
-// takes them). Registering, changing and removing hooks is done in those files (501).
+// takes them). Registering, changing and removing hooks is done in those files (501). A hook's
+// command, URL or prompt is shown through the logs' secret-hiding rule (the settings' env values and
+// the server's secret-named variables by value, and secrets in a shape that says so): a hook's
+// `curl -H "Authorization: Bearer …"` is the settings' author's, not every API user's, to read.
 import type { Context } from "hono";
 import { z } from "zod";
 import { parseHooksConfig } from "@harness/agent/hooks-config";
+import { configuredSecrets, secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 import { loadRunSettings, runPlace } from "@harness/agent/run-settings";
 import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { ApiError } from "./errors.ts";
@@ -44,13 +48,14 @@ async function hooksOf(oh: OpenHarness, c: Context): Promise<HookShape[]> {
   const restricted = hooksRestriction(loaded);
   if (restricted === "all") return [];
   const sources = restricted === "managed" ? loaded.sources.filter((source) => source.scope === "managed") : loaded.sources;
+  const { hide } = secretHiding([...secretValuesOf(process.env), ...loaded.sources.flatMap((source) => configuredSecrets(source.settings.env, "env"))]);
   const hooks: HookShape[] = [];
   for (const source of sources) {
     const { config } = parseHooksConfig(source.settings.hooks, source.path);
     for (const [name, groups] of Object.entries(config)) {
       (groups ?? []).forEach((group, g) => {
         group.hooks.forEach((hook, i) => {
-          const handler = hook.type === "command" ? { type: "command" as const, command: hook.command } : hook.type === "http" ? { type: "webhook" as const, url: hook.url } : hook.type === "callback" ? undefined : { type: hook.type, prompt: hook.prompt };
+          const handler = hook.type === "command" ? { type: "command" as const, command: hide(hook.command) } : hook.type === "http" ? { type: "webhook" as const, url: hide(hook.url) } : hook.type === "callback" ? undefined : { type: hook.type, prompt: hide(hook.prompt) };
           if (!handler) return;
           hooks.push({
             id: `${source.scope}.${name}.${g}.${i}`,

@@ -356,8 +356,9 @@ Checks what a run or a server here would use, in order, each ✓ (fine), ! (wort
 (a run or the server would fail), with what to do when not ✓: Node and this Harness, the model
 (its provider, whether credentials are set, and one small request to it), the settings files,
 memory files, MCP servers (each started), hooks, the sandbox, ripgrep, the claude-code
-backend's binary, and for harness serve the data directory and the port. Exit status 1 when
-anything is ✗.
+backend's binary, OpenTelemetry (one empty export to each collector endpoint, 5 s at most), and
+for harness serve the data directory, the port and the log settings. Exit status 1 when anything
+is ✗.
 
 Options:
   --cwd DIR          check a run in DIR (default: the current directory)

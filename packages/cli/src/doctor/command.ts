@@ -1,6 +1,7 @@
 // `harness doctor`: what a run or a server here would use, checked in order, each ✓, ! or ✗ with a
 // remedy. Every check reuses the code a run uses (its settings loader, model routing, fetch, MCP
-// client, sandbox check): a rule lives in one place.
+// client, sandbox check, telemetry config and sender; the server's config and log settings): a
+// rule lives in one place.
 import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
 import type { CliIO } from "../cli.ts";
 import type { DoctorCommand } from "./args.ts";
@@ -12,7 +13,9 @@ import { modelChecks } from "./model-check.ts";
 import { nodeChecks } from "./node-check.ts";
 import { ripgrepCheck, sandboxCheck } from "./sandbox-check.ts";
 import { serverChecks } from "./server-check.ts";
+import { serverLogChecks } from "./server-log-check.ts";
 import { hooksCheck, memoryCheck, settingsChecks } from "./settings-check.ts";
+import { telemetryChecks } from "./telemetry-check.ts";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 
@@ -31,7 +34,9 @@ export async function doctorCommand(command: DoctorCommand, io: CliIO): Promise<
   checks.push(...(await guarded("sandbox", async () => [await sandboxCheck(ctx)])));
   checks.push(await ripgrepCheck());
   checks.push(...(await guarded("backend", async () => [await backendCheck(ctx)])));
+  checks.push(...(await guarded("telemetry", () => telemetryChecks(ctx))));
   checks.push(...(await guarded("server", () => serverChecks(ctx))));
+  checks.push(...serverLogChecks(ctx));
   // Details quote servers' errors and commands: the secrets of the environment are hidden in them.
   const { hide } = secretHiding(secretValuesOf(ctx.env));
   const shown = checks.map((c) => ({ ...c, detail: hide(c.detail), ...(c.remedy && { remedy: hide(c.remedy) }) }));

@@ -13,8 +13,8 @@ const HEALTH_TIMEOUT_MS = 3_000;
 export async function serverChecks(ctx: DoctorContext): Promise<Check[]> {
   let config: ReturnType<typeof resolveConfig>;
   try {
-    // As `harness serve` started in the directory checked finds it.
-    config = resolveConfig({ env: ctx.io.env, dataDir: resolve(ctx.cwd, ctx.io.env.HARNESS_DATA_DIR?.trim() || ".harness") });
+    // As `harness serve` started in the directory checked finds it; its log settings are checked apart.
+    config = resolveConfig({ env: ctx.io.env, log: () => {}, dataDir: resolve(ctx.cwd, ctx.io.env.HARNESS_DATA_DIR?.trim() || ".harness") });
   } catch (error) {
     return [fail("server settings", error instanceof Error ? error.message : String(error), "mend the variable named for harness serve")];
   }

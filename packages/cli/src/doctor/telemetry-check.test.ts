@@ -1,7 +1,7 @@
 // `harness doctor`'s OpenTelemetry and server log checks end to end: the real command against the
 // fake collector, in a home and project of their own.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -25,13 +25,19 @@ async function freePort(): Promise<number> {
 
 /** `harness doctor` in a home and project of its own, with a model that answers, and `env` over it. */
 async function doctor(t: test.TestContext, env: Record<string, string>, ...args: string[]) {
+  return doctorIn(t, env, () => {}, ...args);
+}
+
+/** As doctor, with `prepare` given the home and project first. */
+async function doctorIn(t: test.TestContext, env: Record<string, string>, prepare: (home: string, project: string) => void, ...args: string[]) {
   const fake = await startFakeAnthropic({ replies: [{ text: "OK" }] });
   t.after(() => fake.close());
   const dir = tempDir(t);
   const home = join(dir, "home");
   const project = join(dir, "project");
   mkdirSync(join(home, ".claude"), { recursive: true });
-  mkdirSync(project, { recursive: true });
+  mkdirSync(join(project, ".claude"), { recursive: true });
+  prepare(home, project);
   const base = { HOME: home, HARNESS_DATA_DIR: join(dir, "data"), PORT: String(await freePort()), HARNESS_MODEL: "", ANTHROPIC_MODEL: "", HARNESS_TOKEN: "", HARNESS_TOKENS_FILE: "", ANTHROPIC_API_KEY: "sk-ant-doctor-key-1234567890", ANTHROPIC_BASE_URL: fake.url };
   return harness(["doctor", "--cwd", project, ...args], { ...base, ...NO_OTEL, ...env }).result;
 }
@@ -93,7 +99,7 @@ test("a collector that is down: ✗ naming the endpoint's variable, within the b
   const url = `http://127.0.0.1:${await freePort()}`;
   const { code, stdout } = await doctor(t, on(url, { OTEL_LOGS_EXPORTER: "none" }));
   assert.equal(code, 1, stdout);
-  assert.deepEqual(lines(stdout, "telemetry endpoint"), [`✗ telemetry endpoint: ${url}/v1/metrics cannot be reached: cannot reach the collector: ECONNREFUSED`]);
+  assert.deepEqual(lines(stdout, "telemetry endpoint"), [`✗ telemetry endpoint: ${url}/v1/metrics cannot be reached (ECONNREFUSED)`]);
   assert.match(stdout, /→ start the collector, or set OTEL_EXPORTER_OTLP_ENDPOINT to where it listens\n/);
 });
 
@@ -140,4 +146,15 @@ test("over gRPC: the two signals share one endpoint, checked once; a collector h
   assert.ok(Date.now() - started < 15_000);
   assert.deepEqual(lines(held.stdout, "telemetry endpoint"), [`✗ telemetry endpoint: ${collector.grpcUrl}/ did not answer within 5 s`]);
   assert.match(held.stdout, /→ check that the collector is up and that OTEL_EXPORTER_OTLP_ENDPOINT names it\n/);
+});
+
+test("telemetry turned on by the user's settings' env is checked as a run takes it; a repository's settings do not turn it on", async (t) => {
+  const collector = await startFakeOtlpCollector();
+  t.after(() => collector.close());
+  const settings = JSON.stringify({ env: { ...on(collector.url), OTEL_LOGS_EXPORTER: "none" } });
+  const user = await doctorIn(t, {}, (home) => writeFileSync(join(home, ".claude", "settings.json"), settings));
+  assert.deepEqual(lines(user.stdout, "telemetry endpoint"), [`✓ telemetry endpoint: ${collector.url}/v1/metrics takes an empty metrics export (http/protobuf)`]);
+  const repository = await doctorIn(t, {}, (_home, project) => writeFileSync(join(project, ".claude", "settings.json"), settings));
+  assert.deepEqual(lines(repository.stdout, "telemetry"), ["✓ telemetry: off (CLAUDE_CODE_ENABLE_TELEMETRY is not set)"]);
+  assert.equal(collector.requests.length, 1);
 });

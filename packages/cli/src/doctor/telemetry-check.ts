@@ -75,7 +75,7 @@ async function endpointCheck(env: Env, signal: SignalName, otlp: NonNullable<Sig
   const status = /^(HTTP|grpc-status) (\d+)$/.exec(result.kind);
   if (!status) {
     if (result.kind === "timeout") return fail(name, `${url} did not answer within ${OTLP_CHECK_MS / 1000} s`, `check that the collector is up and that ${variable} names it`);
-    return fail(name, `${url} cannot be reached: ${result.detail}`, `start the collector, or set ${variable} to where it listens`);
+    return fail(name, `${url} cannot be reached (${result.kind})`, `start the collector, or set ${variable} to where it listens`);
   }
   const [http, code] = [status[1] === "HTTP", Number(status[2])];
   // gRPC's UNAUTHENTICATED (16) and PERMISSION_DENIED (7) are HTTP's 401 and 403.

@@ -142,7 +142,26 @@ test("a model request that failed and was tried again reaches the collector as a
   const errors = named(otlp.events(), "api_error");
   assert.deepEqual(errors.map((e) => [e.attributes.model, e.attributes.status_code, e.attributes.attempt]), [["claude-sonnet-4-5", "529", 1]]);
   assert.match(String(errors[0].attributes.error), /529/);
+  const order = otlp.events().map((e) => e.eventName).filter((name) => name === "harness.api_error" || name === "harness.api_request");
+  assert.deepEqual(order.slice(0, 2), ["harness.api_error", "harness.api_request"]);
   assert.equal(named(otlp.events(), "api_request").length, 2, "the failed attempt is no api_request");
+});
+
+test("a model request refused for good (400, not tried again) reaches the collector as an api_error with its status, and the run fails", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 400 }] }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HARNESS_RETRY_BASE_MS: "1",
+    ...otel(otlp.url),
+  }).result;
+  assert.notEqual(run.code, 0);
+  assert.equal(fake.requests.length, 1, "a 400 is not tried again");
+  const errors = named(otlp.events(), "api_error");
+  assert.deepEqual(errors.map((e) => [e.attributes.model, e.attributes.status_code, e.attributes.attempt]), [["claude-sonnet-4-5", "400", 1]]);
+  assert.equal(named(otlp.events(), "api_request").length, 0);
 });
 
 test("with telemetry off no request reaches the collector, whatever OTEL_* say", async (t) => {

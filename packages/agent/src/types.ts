@@ -1,5 +1,5 @@
 import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
-import type { AgentEvent, ConversationSpent, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, ModelFailure, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
 import type { HookObserver, HooksConfig } from "./hooks/types.ts";
@@ -368,6 +368,8 @@ export type RunAgentResult = {
   /** What the conversation has spent, this run included: to store with it (see `spentBefore`). */
   spent?: ConversationSpent;
   errorMessage?: string;
+  /** A run that ended because a model request failed for good (stop reason error): that failure. */
+  modelFailure?: ModelFailure;
   /** With an output schema: the answer that matched it (end_turn), or, set to true in
    * `structuredOutputMissed`, that the model missed it too often (error). */
   structuredOutput?: Record<string, unknown>;

@@ -114,8 +114,10 @@ export type ModelEvent =
    * and `inputError` says what was wrong: the call must be answered with that error, not run. */
   | { type: "tool-call-end"; id: string; name: string; input: Record<string, unknown>; inputError?: string }
   /** A failed attempt is retried after `delayMs`; nothing from the failed attempt was emitted.
-   * `attempt` is the number of the attempt that failed (1 for the first request). */
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+   * `attempt` is the number of the attempt that failed (1 for the first request); `maxAttempts`, how
+   * many are made at most; `code`, the failure's code when the service said (the HTTP status, or
+   * the stream error's type). */
+  | { type: "retry"; attempt: number; delayMs: number; reason: string; maxAttempts?: number; code?: string }
   /** Something the user should know about the request that does not stop it (the API deprecating
    * the model). Said once per provider (one is made for each run). */
   | { type: "warning"; message: string }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RunnerQuerySchema } from "./runner.ts";
+import { RunnerEventSchema, RunnerQuerySchema } from "./runner.ts";
 
 function problems(query: Record<string, unknown>): string[] {
   const parsed = RunnerQuerySchema.safeParse({ prompt: "hi", ...query });
@@ -23,4 +23,14 @@ test("a query's debugLabel is a user/session name: one with a space or a line br
     assert.equal(parsed.success, false, debugLabel);
     assert.match(parsed.error!.issues[0]!.message, /debugLabel must be 1 to 257 letters/);
   }
+});
+
+test("a notice may carry the retry it tells of in fields; a retry without its attempt or error, or with a status that is no HTTP status, is refused, named", () => {
+  const notice = (retry: unknown) => RunnerEventSchema.safeParse({ type: "notice", seq: 1, level: "warning", message: "trying again", retry });
+  assert.equal(notice(undefined).success, true);
+  assert.equal(notice({ attempt: 1, maxAttempts: 3, status: 529, error: "overloaded", delayMs: 1000 }).success, true);
+  const refused = (retry: unknown) => notice(retry).error?.issues.map((issue) => issue.path.join("."));
+  assert.deepEqual(refused({ error: "overloaded" }), ["retry.attempt"]);
+  assert.deepEqual(refused({ attempt: 1 }), ["retry.error"]);
+  assert.deepEqual(refused({ attempt: 1, error: "x", status: 42 }), ["retry.status"]);
 });

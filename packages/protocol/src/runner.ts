@@ -199,6 +199,23 @@ const transcriptFields = {
 };
 
 const envelope = { seq: z.number().int().positive() };
+
+/** A model request that failed and is tried again, for what reads it (telemetry) rather than the
+ * notice's words: `attempt`, the number of the attempt that failed (1 for the first request);
+ * `maxAttempts`, how many it may make in all, when known; `status`, its HTTP status when it had
+ * one; `error`, what went wrong; `delayMs`, the wait before the next attempt. */
+export const ModelRetrySchema = z.object({
+  attempt: z.number().int().positive(),
+  maxAttempts: z.number().int().positive().optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  error: z.string(),
+  delayMs: z.number().nonnegative().optional(),
+});
+export type ModelRetry = z.infer<typeof ModelRetrySchema>;
+/** The model request failure that ended a run (no attempt left, or one not worth trying again):
+ * its HTTP status when it had one, what went wrong, and the number of the attempt that failed
+ * when known. */
+export type ModelFailure = { status?: number; error: string; attempt?: number };
 /** Set on events that come from a sub-agent: its own id, and the Task tool call that started it, so
  * a UI can nest them. Absent for the main agent. */
 const agentFields = { agentId: z.string().optional(), parentToolUseId: z.string().optional() };
@@ -299,7 +316,7 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user.message"), ...envelope, ...agentFields, text: z.string(), steer: z.boolean().optional() }),
   /** Something the user should see that is not part of the conversation: a settings file with an
    * error, an MCP server that failed, a hook's message. */
-  z.object({ type: z.literal("notice"), ...envelope, ...agentFields, level: z.enum(["info", "warning", "error"]), message: z.string() }),
+  z.object({ type: z.literal("notice"), ...envelope, ...agentFields, level: z.enum(["info", "warning", "error"]), message: z.string(), retry: ModelRetrySchema.optional() }),
   /** The run changed its own permission mode: the user approved its plan, so it left plan mode (or
    * a mode configured while the plan waited is taken once it has). The new mode holds for the rest
    * of the run, and for the session's next runs. With `refused`, the run did not take the mode it was

@@ -1,6 +1,6 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
 import type { PermissionUpdate } from "@harness/agent";
-import type { AgentEvent, ConversationSpent, RewindResult, RunConfigureBody, RunnerQuery, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerQuery, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 /** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
@@ -64,6 +64,8 @@ export type RunOutcome =
       /** Why, when it is one of these: the run reached its maximum number of turns or its budget,
        * was cancelled, or its model missed the output schema too often. */
       reason?: "max_turns" | "max_budget" | "cancelled" | "structured_output";
+      /** The model request failure that ended the run, when one did. */
+      modelFailure?: ModelFailure;
       transcript?: TranscriptMessage[];
       sessionId?: string;
       usage?: Usage;

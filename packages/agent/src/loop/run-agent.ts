@@ -43,7 +43,7 @@ import { joinRunPermissions } from "../harness/permissions/run-permissions.ts";
 import { preloadedSkills } from "../harness/agents/preloaded-skills.ts";
 import { structuredOutputFailure } from "../harness/structured-output.ts";
 import { PLAN_MODE_REMINDER } from "../plan-mode/texts.ts";
-import { streamTurn } from "./stream-turn.ts";
+import { httpStatusOf, streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "../types.ts";
 
@@ -73,6 +73,7 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
   }
   // Its error may quote a command of the settings and its stderr (an apiKeyHelper's): shown as notices are.
   if (result.errorMessage !== undefined) result.errorMessage = shownText(resources, result.errorMessage);
+  if (result.modelFailure) result.modelFailure.error = shownText(resources, result.modelFailure.error);
   result.spent = spentSoFar(resources);
   try {
     await Promise.allSettled(state.background);
@@ -348,7 +349,8 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
       }
       const message = outcome.errorMessage ?? `The ${ctx.provider.name} model request failed.`;
       await stopFailureHooks(ctx, state, message, outcome.error);
-      return finish(state, "error", withKeyHint(message, outcome.error));
+      const status = httpStatusOf(outcome.error?.code);
+      return { ...finish(state, "error", withKeyHint(message, outcome.error)), modelFailure: { ...(status !== undefined && { status }), error: message } };
     }
     if (outcome.stopReason === "refusal") return refused(ctx, state, turn, outcome.message, outcome.refusal);
 

@@ -39,3 +39,22 @@ test("thinking streams as thinking events; thinking of an attempt given up on is
     ],
   );
 });
+
+test("a retry is a notice in words and, for telemetry, in fields: the failed attempt, its HTTP status when it had one, the error and the wait", async () => {
+  const emitted: AgentEvent[] = [];
+  const end: ModelEvent = { type: "done", stopReason: "end_turn", message: { role: "assistant", content: [{ type: "text", text: "ok" }] }, usage: { inputTokens: 1, outputTokens: 1 } };
+  await streamTurn(
+    playing([
+      { type: "retry", attempt: 1, delayMs: 1000, reason: "overloaded", code: "529", maxAttempts: 3 },
+      { type: "retry", attempt: 2, delayMs: 2000, reason: "the stream broke", code: "overloaded_error" },
+      end,
+    ]),
+    { model: "m", messages: [] } as never,
+    (event) => emitted.push(event),
+    new Set(),
+  );
+  assert.deepEqual(emitted.filter((e) => e.type === "notice"), [
+    { type: "notice", level: "warning", message: "The model request failed (overloaded); trying again in 1 s (attempt 2).", retry: { attempt: 1, maxAttempts: 3, status: 529, error: "overloaded", delayMs: 1000 } },
+    { type: "notice", level: "warning", message: "The model request failed (the stream broke); trying again in 2 s (attempt 3).", retry: { attempt: 2, error: "the stream broke", delayMs: 2000 } },
+  ]);
+});

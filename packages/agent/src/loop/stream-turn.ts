@@ -1,5 +1,5 @@
 import { formatDuration, type ContentBlock, type ModelErrorInfo, type ModelEvent, type ModelMessage, type ModelRequest, type Provider, type StopReason } from "@harness/llm";
-import type { AgentEvent, Usage } from "@harness/protocol";
+import type { AgentEvent, ModelRetry, Usage } from "@harness/protocol";
 import { cleanAssistantMessage } from "./transcript.ts";
 import { emptyUsage } from "./usage.ts";
 
@@ -60,7 +60,7 @@ export async function streamTurn(
           if (thinking) emit({ type: "assistant.retracted", text: thinking, thinking: true });
           thinking = "";
           // Otherwise a rate limit's wait (up to a minute per attempt) is silence.
-          emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}).` });
+          emit({ type: "notice", level: "warning", message: `The model request failed (${event.reason}); trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}).`, retry: retryOf(event) });
           break;
         case "warning":
           emit({ type: "notice", level: "warning", message: event.message });
@@ -96,4 +96,21 @@ export async function streamTurn(
     usage: emptyUsage(),
     ...(!aborted && { errorMessage: failure }),
   };
+}
+
+/** The retry in fields (the notice's `retry`): the status only from a code that is an HTTP status. */
+export function retryOf(event: Extract<ModelEvent, { type: "retry" }>): ModelRetry {
+  const status = httpStatusOf(event.code);
+  return {
+    attempt: event.attempt,
+    ...(event.maxAttempts !== undefined && { maxAttempts: event.maxAttempts }),
+    ...(status !== undefined && { status }),
+    error: event.reason,
+    delayMs: event.delayMs,
+  };
+}
+
+/** A failure's code as an HTTP status, when it is one ("529"; not a stream error's type). */
+export function httpStatusOf(code: string | undefined): number | undefined {
+  return code !== undefined && /^[1-5]\d\d$/.test(code) ? Number(code) : undefined;
 }

@@ -62,14 +62,14 @@ test("a 429 is retried after the server's retry-after, announced by a retry even
   assert.ok(second.at - first.at >= 900, `the second request waited for retry-after (${second.at - first.at} ms)`);
 });
 
-test("two 500s then a success: two retry events with growing attempt numbers, then the reply", async (t) => {
+test("two 500s then a success: two retry events with growing attempt numbers, the most there can be and the status, then the reply", async (t) => {
   const { fake, provider } = await setup(t, [
     { kind: "http-error", status: 500 },
     { kind: "http-error", status: 500 },
     { text: "third time lucky" },
   ]);
   const events = await collect(provider.stream(ask()));
-  assert.deepEqual(retries(events).map((r) => r.attempt), [1, 2]);
+  assert.deepEqual(retries(events).map((r) => [r.attempt, r.maxAttempts, r.code]), [[1, 5, "500"], [2, 5, "500"]]);
   assert.ok(retries(events).every((r) => /500 \(api_error\)/.test(r.reason)));
   assert.equal(text(events), "third time lucky");
   assert.equal(lastDone(events).stopReason, "end_turn");

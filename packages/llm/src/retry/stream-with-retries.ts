@@ -200,7 +200,7 @@ export async function* streamWithRetries<Raw, State extends AttemptState>(
     spent = spent ? sumUsage(spent, state.usage) : { ...state.usage };
     const delayMs = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
     if (debugOn("api")) debugLog("api", `retry attempt=${attempt + 1} in ${delayMs} ms`);
-    yield { type: "retry", attempt, delayMs, reason: failure.description };
+    yield { type: "retry", attempt, delayMs, reason: failure.description, maxAttempts: settings.maxRetries + 1, ...(failure.code !== undefined && { code: failure.code }) };
     await sleep(delayMs, undefined, { signal }).catch(() => undefined);
   }
 }

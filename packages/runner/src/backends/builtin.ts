@@ -124,6 +124,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
             ok: false,
             message: outcome.errorMessage ?? "the agent run failed",
             ...(outcome.structuredOutputMissed && { reason: "structured_output" as const }),
+            ...(outcome.modelFailure && { modelFailure: outcome.modelFailure }),
             transcript,
             usage: outcome.usage,
             turns: outcome.turns,

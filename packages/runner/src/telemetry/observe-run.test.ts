@@ -95,14 +95,33 @@ test("tool calls: their result, the user's decision, the settings' acceptance an
   assert.equal(r.events.at(-1)!.attributes.error, "Permission to use Bash has been denied.");
 });
 
-test("a model request tried again is an api_error with its status and attempt", () => {
+test("a model request tried again is an api_error with its status and attempt, read from the notice's retry and not its words", () => {
   const r = recording();
   const run = observeRun({ ...query, model: "claude-haiku-4-5" }, {}, r.deps);
-  run.event({ type: "notice", level: "warning", message: "The model request failed (529 overloaded_error: Overloaded); trying again in 1s (attempt 2)." });
-  run.event({ type: "notice", level: "warning", message: "Some other warning" });
+  const message = "The model request failed (529 overloaded_error: Overloaded); trying again in 1s (attempt 2).";
+  run.event({ type: "notice", level: "warning", message, retry: { attempt: 1, status: 529, error: "529 overloaded_error: Overloaded", delayMs: 1000 } });
+  run.event({ type: "notice", level: "warning", message: "Reworded: 529 again, attempt 3." , retry: { attempt: 2, maxAttempts: 3, error: "the model stream stalled" } });
+  run.event({ type: "notice", level: "warning", message });
   const errors = r.events.filter((e) => e.name === "api_error");
-  assert.equal(errors.length, 1);
-  assert.deepEqual({ ...errors[0].attributes, duration_ms: 0 }, { "app.version": "9.9.9", model: "claude-haiku-4-5", error: "529 overloaded_error: Overloaded", status_code: "529", duration_ms: 0, attempt: 1 });
+  assert.deepEqual(
+    errors.map((e) => ({ ...e.attributes, duration_ms: 0 })),
+    [
+      { "app.version": "9.9.9", model: "claude-haiku-4-5", error: "529 overloaded_error: Overloaded", status_code: "529", duration_ms: 0, attempt: 1 },
+      { "app.version": "9.9.9", model: "claude-haiku-4-5", error: "the model stream stalled", duration_ms: 0, attempt: 2 },
+    ],
+  );
+});
+
+test("a run that ends on a model request's failure is an api_error with its status; a run failing otherwise is none", () => {
+  const r = recording();
+  const run = observeRun({ ...query, model: "claude-haiku-4-5" }, {}, r.deps);
+  run.event({ type: "notice", level: "warning", message: "tried again", retry: { attempt: 1, status: 529, error: "overloaded" } });
+  run.end({ ok: false, message: "The Anthropic API said: overloaded — gave up after 2 attempts", modelFailure: { status: 529, error: "overloaded — gave up after 2 attempts", attempt: 2 } });
+  const errors = r.events.filter((e) => e.name === "api_error").map((e) => [e.attributes.status_code, e.attributes.attempt, e.attributes.error]);
+  assert.deepEqual(errors, [["529", 1, "overloaded"], ["529", 2, "overloaded — gave up after 2 attempts"]]);
+  const other = recording();
+  observeRun(query, {}, other.deps).end({ ok: false, message: "the run reached its maximum number of turns", reason: "max_turns" });
+  assert.equal(other.events.filter((e) => e.name === "api_error").length, 0);
 });
 
 test("the prompt's text only with OTEL_LOG_USER_PROMPTS=1; session.id and app.version on metrics as OTEL_METRICS_INCLUDE_* say", () => {

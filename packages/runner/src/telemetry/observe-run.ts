@@ -1,10 +1,11 @@
 // What one run reports, read from the events it emits anyway (AgentEvent), in Claude Code's
 // structure under Harness's names: per model call (call.completed, counted once however often it
-// is reported under its id) tokens, cost and an api_request event; per tool call (tool.started →
+// is reported under its id) tokens, cost and an api_request event; per failed model request an
+// api_error event, from a notice's `retry` (tried again) or the run's `modelFailure` (not); per tool call (tool.started →
 // tool.completed) a tool_result event, its decision, and the lines an Edit or Write changed; per
 // run the prompt and its time. Nothing is done per text delta: the handlers are looked up by
 // event type, and deltas have none.
-import type { AgentEvent, RunnerQuery, Usage } from "@harness/protocol";
+import type { AgentEvent, ModelFailure, RunnerQuery, Usage } from "@harness/protocol";
 import type { RunOutcome } from "../backend.ts";
 import type { TelemetryConfig } from "./config.ts";
 import type { Exporter } from "./exporter.ts";
@@ -31,9 +32,6 @@ const METRICS = {
 const MAX_TEXT = 1024;
 const cut = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
 
-/** The builtin loop's notice for a model call it tries again (agent/src/stream-turn.ts). */
-const RETRY_NOTICE = /^The model request failed \((.*)\); trying again in .* \(attempt (\d+)\)\.$/s;
-
 export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): RunObserver {
   const { exporter, config } = deps;
   const now = deps.now ?? Date.now;
@@ -42,6 +40,8 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
   /** Since when the model call now under way has been waited for. */
   let callFrom = startedAt;
   let apiErrorAt: number | undefined;
+  /** The attempt of the model call under way that last failed (0: none has). */
+  let failedAttempt = 0;
   const tools = new Map<string, { name: string; at: number; input?: Record<string, unknown> }>();
   const decisions = new Map<string, { decision: "accept" | "reject"; source: string }>();
 
@@ -84,6 +84,17 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
       cache_creation_tokens: tokens.cacheCreation,
     });
     callFrom = at;
+    apiErrorAt = undefined;
+    failedAttempt = 0;
+  }
+
+  /** A model request that failed, tried again (a notice's retry) or not (the run's end). */
+  function apiError(failure: ModelFailure, attempt: number): void {
+    const at = now();
+    const status = failure.status !== undefined && { status_code: String(failure.status) };
+    event("api_error", { model, error: cut(failure.error), ...status, duration_ms: Math.max(0, Math.round(at - (apiErrorAt ?? callFrom))), attempt });
+    apiErrorAt = at;
+    failedAttempt = attempt;
   }
 
   function toolDone(e: Extract<AgentEvent, { type: "tool.completed" }>): void {
@@ -142,12 +153,7 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
       event("tool_decision", { tool_name: tools.get(e.toolUseId)?.name ?? "unknown", decision, source: "user" });
     },
     notice: (e) => {
-      const retry = e.level === "warning" ? RETRY_NOTICE.exec(e.message) : null;
-      if (!retry) return;
-      const at = now();
-      const status = /\b([45]\d\d)\b/.exec(retry[1])?.[1];
-      event("api_error", { model, error: cut(retry[1]), ...(status && { status_code: status }), duration_ms: Math.max(0, Math.round(at - (apiErrorAt ?? callFrom))), attempt: Number(retry[2]) - 1 });
-      apiErrorAt = at;
+      if (e.retry) apiError(e.retry, e.retry.attempt);
     },
   };
 
@@ -158,6 +164,8 @@ export function observeRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps): 
     },
     end(outcome) {
       if (outcome?.ok && outcome.model) model = outcome.model;
+      // The failure no attempt was left for (or not worth another): its attempt follows the last one tried again.
+      if (outcome && !outcome.ok && outcome.modelFailure) apiError(outcome.modelFailure, outcome.modelFailure.attempt ?? failedAttempt + 1);
       add("active", "harness.active_time.total", (now() - startedAt) / 1000, { type: "cli" });
     },
   };

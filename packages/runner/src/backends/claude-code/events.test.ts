@@ -143,7 +143,7 @@ test("a rejected key, from a retry notice or an assistant error, marks the run",
   assert.equal(mapped([sdk({ type: "system", subtype: "api_retry", attempt: 1, error: "overloaded", error_status: 529 })]).run.authFailed, false);
 });
 
-test("each retry Claude Code announces is a notice with the error, the wait and the attempt; a rejected key is not", () => {
+test("each retry Claude Code announces is a notice with the error, the wait and the attempt, in words and in fields; a rejected key is not", () => {
   const retry = (m: Record<string, unknown>) => sdk({ type: "system", subtype: "api_retry", max_retries: 10, ...m });
   const { events } = mapped([
     retry({ attempt: 1, retry_delay_ms: 520.4, error: "server_error", error_status: 500 }),
@@ -151,8 +151,13 @@ test("each retry Claude Code announces is a notice with the error, the wait and 
     retry({ attempt: 1, retry_delay_ms: 500, error: "authentication_failed", error_status: 401 }),
   ]);
   assert.deepEqual(events, [
-    { type: "notice", level: "warning", message: "The model request failed (HTTP 500, server_error); trying again in 520 ms (attempt 2 of 11)." },
-    { type: "notice", level: "warning", message: "The model request failed (unknown); trying again in 1.2 s (attempt 3 of 11)." },
+    {
+      type: "notice",
+      level: "warning",
+      message: "The model request failed (HTTP 500, server_error); trying again in 520 ms (attempt 2 of 11).",
+      retry: { attempt: 1, maxAttempts: 11, status: 500, error: "server_error", delayMs: 520 },
+    },
+    { type: "notice", level: "warning", message: "The model request failed (unknown); trying again in 1.2 s (attempt 3 of 11).", retry: { attempt: 2, maxAttempts: 11, error: "unknown", delayMs: 1201 } },
   ]);
 });
 

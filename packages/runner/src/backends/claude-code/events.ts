@@ -1,7 +1,7 @@
 // Claude Code's message stream → RunnerProtocol events, plus what the run's outcome is made of
 // (transcript, per-call usage, session id, the checkpoint uuid of the prompt, files it created).
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { AgentEvent, RunAvailable, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ModelRetry, RunAvailable, TranscriptMessage, Usage } from "@harness/protocol";
 import { pricedCall, ratesOf, type Rates } from "./rates.ts";
 import { formatDuration } from "@harness/llm/retry-policy";
 
@@ -268,7 +268,7 @@ export function createEventMapper(emit: (event: AgentEvent) => void, rates: Rate
         } else if (message.subtype === "api_retry") {
           if (message.error === "authentication_failed") run.authFailed = true;
           // Otherwise Claude Code's waits (minutes, over all its attempts) are silence.
-          else emit({ type: "notice", level: "warning", message: retryNotice(message) });
+          else emit({ type: "notice", level: "warning", message: retryNotice(message), retry: retryOf(message) });
         } else if (message.subtype === "informational") {
           // What Claude Code's own screen shows between messages (a refusal it goes on from, a hook
           // that stopped the run); "info" lines it shows only in its transcript view, and lines of
@@ -312,6 +312,17 @@ function names(list: unknown): string[] {
 export function retryNotice(m: { attempt: number; max_retries: number; retry_delay_ms: number; error_status: number | null; error: string }): string {
   const reason = m.error_status ? `HTTP ${m.error_status}, ${m.error}` : m.error;
   return `The model request failed (${reason}); trying again in ${formatDuration(Math.round(m.retry_delay_ms))} (attempt ${m.attempt + 1} of ${m.max_retries + 1}).`;
+}
+
+/** The same retry in fields: Claude Code's `attempt` counts the attempts that failed, as `retry.attempt` does. */
+export function retryOf(m: { attempt: number; max_retries: number; retry_delay_ms: number; error_status: number | null; error: string }): ModelRetry {
+  return {
+    attempt: m.attempt,
+    maxAttempts: m.max_retries + 1,
+    ...(typeof m.error_status === "number" && { status: m.error_status }),
+    error: m.error,
+    delayMs: Math.round(m.retry_delay_ms),
+  };
 }
 
 function usageOf(u: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {

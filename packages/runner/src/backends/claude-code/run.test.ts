@@ -4,7 +4,7 @@ import type { SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import type { RunnerQuery } from "@harness/protocol";
 import type { BackendContext } from "../../backend.ts";
-import { applyConfiguration, NOT_INSTALLED_MESSAGE, resultFailure, runOptionsRefused, runClaudeCode } from "./run.ts";
+import { applyConfiguration, modelFailureOf, NOT_INSTALLED_MESSAGE, resultFailure, runOptionsRefused, runClaudeCode } from "./run.ts";
 
 const result = (fields: Record<string, unknown>) => ({ type: "result", num_turns: 3, errors: [], ...fields }) as unknown as SDKResultMessage;
 
@@ -18,6 +18,13 @@ test("result messages that end a run badly say what happened", () => {
     "Claude Code failed: No conversation found with session ID: x",
   );
   assert.equal(resultFailure(result({ subtype: "error_during_execution", errors: [] })), "Claude Code failed while running");
+});
+
+test("a result that ends a run on a failed model request is the run's model failure, with the API's status when Claude Code gave it", () => {
+  assert.deepEqual(modelFailureOf(result({ subtype: "success", is_error: true, result: "API Error: 400 bad", api_error_status: 400 }), "API Error: 400 bad"), { status: 400, error: "API Error: 400 bad" });
+  assert.deepEqual(modelFailureOf(result({ subtype: "success", is_error: true, result: "API Error: boom", api_error_status: null }), "API Error: boom"), { error: "API Error: boom" });
+  assert.equal(modelFailureOf(result({ subtype: "success", is_error: false, result: "fine" }), undefined), undefined);
+  assert.equal(modelFailureOf(result({ subtype: "error_max_turns" }), "Claude Code reached the maximum number of turns for the run (3)"), undefined);
 });
 
 test("configuration goes to the running Claude Code; what it cannot take now, or refuses, is said", async () => {

@@ -5,7 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { hasAnthropicCredentials, MISSING_ANTHROPIC_KEY } from "@harness/llm/model-prefix";
 import { query as startQuery, type ModelUsage, type SDKResultMessage, type SettingSource } from "@anthropic-ai/claude-agent-sdk";
-import type { AgentEvent, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ModelFailure, RunConfigureBody, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
 import type { BackendContext, RunOutcome } from "../../backend.ts";
 import { createEventMapper, type MappedRun } from "./events.ts";
 import { hintedReady } from "./hints.ts";
@@ -245,7 +245,10 @@ export async function runClaudeCode(query: RunnerQuery, ctx: BackendContext, dep
   }
   const said = resultFailure(last);
   const failure = said === undefined ? undefined : hide(said);
-  if (failure) return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), transcript, sessionId, ...paid, spent, apiMs };
+  if (failure) {
+    const modelFailure = modelFailureOf(last, failure);
+    return { ok: false, message: failure, ...(last.subtype === "error_max_turns" && { reason: "max_turns" as const }), ...(modelFailure && { modelFailure }), transcript, sessionId, ...paid, spent, apiMs };
+  }
   // A run that made no model call ends with Claude Code's own words (a hook that blocked the prompt,
   // a local command's output), which may quote the run's secrets as its notices may.
   const result = last.subtype !== "success" ? "" : run.calls.size === 0 ? hide(last.result) : last.result;
@@ -293,6 +296,15 @@ export function resultFailure(result: SDKResultMessage): string | undefined {
     default:
       return details ? `Claude Code failed: ${details}` : "Claude Code failed while running";
   }
+}
+
+/** The model request failure a failed result tells of (its words, `failure`): Claude Code ends a run
+ * whose API request failed for good with a "success" result marked is_error, and the API's status
+ * when it had one. */
+export function modelFailureOf(result: SDKResultMessage, failure: string | undefined): ModelFailure | undefined {
+  if (failure === undefined || result.subtype !== "success" || !result.is_error) return undefined;
+  const status = result.api_error_status;
+  return { ...(typeof status === "number" && { status }), error: failure };
 }
 
 /** Claude Code's running totals for its session after the run's results: over every model it used

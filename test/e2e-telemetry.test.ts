@@ -164,6 +164,23 @@ test("a model request refused for good (400, not tried again) reaches the collec
   assert.equal(named(otlp.events(), "api_request").length, 0);
 });
 
+test("a model request that fails on every attempt is an api_error per attempt, the last the run's failure", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 529 }, { kind: "http-error", status: 529 }] }));
+  const otlp = await collector(t);
+  const dir = tempDir(t);
+  const run = await harness(["run", "--cwd", dir, "--model", "claude-sonnet-4-5", "say ok please"], {
+    ANTHROPIC_API_KEY: "k",
+    ANTHROPIC_BASE_URL: fake.url,
+    HARNESS_RETRY_BASE_MS: "1",
+    HARNESS_MODEL_RETRIES: "1",
+    ...otel(otlp.url),
+  }).result;
+  assert.notEqual(run.code, 0);
+  const errors = named(otlp.events(), "api_error");
+  assert.deepEqual(errors.map((e) => [e.attributes.status_code, e.attributes.attempt]), [["529", 1], ["529", 2]]);
+  assert.match(String(errors[1].attributes.error), /gave up after 2 attempts/);
+});
+
 test("with telemetry off no request reaches the collector, whatever OTEL_* say", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
   const otlp = await collector(t);

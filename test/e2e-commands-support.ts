@@ -16,10 +16,11 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-export async function startHarness(fakeOptions: FakeAnthropicOptions = {}): Promise<Harness> {
+/** `extraEnv`: more of the server's environment (a test's switches). */
+export async function startHarness(fakeOptions: FakeAnthropicOptions = {}, extraEnv: Record<string, string> = {}): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), "harness-commands-"));
   const fake = await startFakeAnthropic(fakeOptions);
-  const env = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_RETRY_BASE_MS: "10", HARNESS_RUNNER_IDLE_MS: "60000" };
+  const env = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url, HARNESS_RETRY_BASE_MS: "10", HARNESS_RUNNER_IDLE_MS: "60000", ...extraEnv };
   const server = await startHarnessServer({ dataDir, env });
   const harness: Harness = {
     fake,

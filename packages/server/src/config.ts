@@ -66,6 +66,12 @@ export type ServerOptions = {
   /** Whether a query is sent in plan mode now, over the session's permission mode (a chat of its
    * own switched to plan mode, which the wire's configure has no name for): asked at each query. */
   planMode?: () => boolean;
+  /** Whether Open Harness webhooks may name loopback, private and link-local addresses, and loopback
+   * over plain http (env HARNESS_WEBHOOKS_ALLOW_PRIVATE: 1 or 0, default 0). */
+  webhooksAllowPrivate?: boolean;
+  /** The first retry of a failed webhook delivery waits this long, each next one five times longer
+   * (env HARNESS_WEBHOOKS_RETRY_BASE_MS, default 1000). */
+  webhooksRetryBaseMs?: number;
 };
 
 export type ServerConfig = {
@@ -91,7 +97,17 @@ export type ServerConfig = {
   runnerFactory: RunnerFactory | undefined;
   runOptions: RunnerRunOptions | undefined;
   planMode: (() => boolean) | undefined;
+  webhooksAllowPrivate: boolean;
+  webhooksRetryBaseMs: number;
 };
+
+/** An on/off environment variable: 1 or 0 (unset or empty: off); throws naming it otherwise. */
+function switchSetting(env: Record<string, string | undefined>, name: string): boolean {
+  const text = nonEmpty(env[name]);
+  if (text === undefined || text === "0") return false;
+  if (text === "1") return true;
+  throw new Error(`${name} must be 1 or 0, got ${JSON.stringify(text)}`);
+}
 
 /** A whole number setting: the option when given, else the environment variable, else `fallback`.
  * Throws naming the option or the variable, the range, and what was given. */
@@ -171,6 +187,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     stopGraceMs: whole("stopGraceMs", "HARNESS_STOP_GRACE_MS", 0, 0, MAX_MS, "milliseconds"),
     sessionIdleMs: whole("sessionIdleMs", undefined, 60_000, 0, MAX_MS, "milliseconds"),
     heartbeatMs: whole("heartbeatMs", undefined, 30_000, 10, MAX_MS, "milliseconds"),
+    webhooksRetryBaseMs: whole("webhooksRetryBaseMs", "HARNESS_WEBHOOKS_RETRY_BASE_MS", 1000, 10, 10 * 60_000, "milliseconds"),
+    webhooksAllowPrivate: options.webhooksAllowPrivate ?? switchSetting(env, "HARNESS_WEBHOOKS_ALLOW_PRIVATE"),
   };
   if (config.host.trim() === "") throw new Error("HARNESS_HOST must not be blank");
   if (config.dataDir.trim() === "") throw new Error("HARNESS_DATA_DIR must not be blank");

@@ -218,7 +218,15 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         process: ownProcess,
       }),
     log,
-    openHarness: { registry, version: currentRunnerVersion, executionStore: db.executions, workDirOf: workspaceOf, home: config.env.HOME || homedir(), log },
+    openHarness: {
+      registry,
+      version: currentRunnerVersion,
+      executionStore: db.executions,
+      webhooks: { store: db.webhooks, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
+      workDirOf: workspaceOf,
+      home: config.env.HOME || homedir(),
+      log,
+    },
     sessions: {
       db,
       registry,

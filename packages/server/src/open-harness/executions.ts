@@ -10,6 +10,7 @@ import type { ExecutionRow, ExecutionStore, ExecutionSummary } from "../sqlite/e
 import { KEEP_ENDED_MS } from "../sqlite/executions.ts";
 import { frozenWatch, interrupted, readRecord, recordOf, statusOf, type ExecutionRecord, type WatchView } from "./execution-record.ts";
 import { RunWatch, type ExecutionEvent, type ExecutionStatus } from "./run-watch.ts";
+import type { ExecutionNotice } from "./webhooks.ts";
 
 export type Execution = {
   id: string;
@@ -34,8 +35,9 @@ export type Execution = {
 export const MAX_KEPT = 1000;
 
 /** `store`: where executions are kept past their run and the server's life; `log` says what it
- * could not store (an execution not stored stays in memory for its hour). */
-export function createExecutions(registry: SessionRegistry, store: ExecutionStore, log: (line: string) => void = () => {}) {
+ * could not store (an execution not stored stays in memory for its hour); `notify` is told of each
+ * start and end (the webhooks), and must return at once. */
+export function createExecutions(registry: SessionRegistry, store: ExecutionStore, log: (line: string) => void = () => {}, notify: (notice: ExecutionNotice) => void = () => {}) {
   /** Those under way, and those ended that the store did not take. */
   const byId = new Map<string, Execution>();
 
@@ -123,6 +125,7 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
       lease.release();
       execution.completedAt = new Date().toISOString();
       markEnded();
+      notify({ type: "ended", execution });
       // Stored, it is read from the store from now on; else it stays here for its hour.
       if (save(execution)) byId.delete(execution.id);
       else setTimeout(() => byId.delete(execution.id), KEEP_ENDED_MS).unref();
@@ -132,6 +135,7 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
     save(execution);
     lease.session.connect(conn);
     lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "submit", prompt }] }));
+    notify({ type: "started", execution });
     return execution;
   }
 

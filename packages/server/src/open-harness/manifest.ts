@@ -62,11 +62,14 @@ export const CAPABILITIES = {
   },
   hooks: {
     supported: true,
-    operations: ["hooks.list", "hooks.get"],
+    operations: ["hooks.list", "hooks.get", "webhooks.register", "webhooks.list", "webhooks.delete"],
     limitations: [
       "read only, per session (session_id in the query): the hooks of the settings files a run in its workspace reads (managed, user, project, local), as they run under disableAllHooks and allowManagedHooksOnly; they are registered in those files, not over this API",
       "Claude Code's events other than PreToolUse (pre_tool), PostToolUse (post_tool), Stop (stop), PostToolUseFailure and StopFailure (error) are custom; harness_event names each, scope and matcher say where it is and what it matches",
-      "http hooks are webhook handlers; prompt and agent hooks have handler type prompt or agent; plugins' and skills' hooks are not listed; the events stream, the event log and webhooks are not implemented (501)",
+      "http hooks are webhook handlers; prompt and agent hooks have handler type prompt or agent; plugins' and skills' hooks are not listed; the events stream and the event log are not implemented (501)",
+      "webhooks are the user's own (another's are not found) and take the events execution.started, execution.completed (every end; status says how it ended), execution.failed and execution.cancelled (those ends only); GET and PATCH /webhooks/{id} get and change one (enabled, url, events, secret); the secret is shown only in the answer to the register",
+      "webhook URLs must be https and name no loopback, private, link-local or reserved address, nor a name that resolves to one (unless the server runs with HARNESS_WEBHOOKS_ALLOW_PRIVATE=1, which also takes http to loopback); URLs with credentials are refused; redirects are not followed",
+      "a delivery is a POST signed in X-OpenHarness-Signature (sha256=HMAC-SHA256 of the raw body) with its time in X-OpenHarness-Timestamp and the body's timestamp; each attempt times out after 10 s; a 5xx, 408, 429, timeout or connection error is retried 3 times (after 1 s, 5 s, 25 s), not the spec's hours; at most 1000 deliveries wait at once (newer ones are dropped and logged); executions interrupted by a server's stop are not delivered",
     ],
   },
   planning: {

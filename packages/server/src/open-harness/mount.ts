@@ -1,6 +1,6 @@
 // The Open Harness API's core under /v1 (the spec's base_url ends in /v1): this server as the one
 // harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
-// Every other operation of the spec answers 501 naming its capability; every failure takes the
+// Webhooks are told of executions' starts and ends. Every other operation of the spec answers 501 naming its capability; every failure takes the
 // spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
 import { handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
@@ -16,14 +16,21 @@ import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
+import { mountWebhookRoutes } from "./routes-webhooks.ts";
+import { createDeliverer } from "./webhook-delivery.ts";
+import { createWebhookNotifier } from "./webhooks.ts";
 import type { SessionRegistry } from "../registry.ts";
 import type { ExecutionStore } from "../sqlite/executions.ts";
+import type { WebhookStore } from "../sqlite/webhooks.ts";
 
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
   version: string;
   /** Where executions are kept past their run and the server's life. */
   executionStore: ExecutionStore;
+  /** Where webhooks are kept; whether they may name private addresses (and loopback over http);
+   * how long the first retry of a failed delivery waits. */
+  webhooks: { store: WebhookStore; allowPrivate: boolean; retryBaseMs: number };
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
@@ -36,9 +43,12 @@ export type OpenHarnessOptions = {
 };
 
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
+  const log = options.log ?? (() => {});
+  const deliverer = createDeliverer({ allowPrivate: options.webhooks.allowPrivate, retryBaseMs: options.webhooks.retryBaseMs, log });
+  const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log);
   const oh: OpenHarness = {
     app,
-    executions: createExecutions(options.registry, options.executionStore, options.log),
+    executions: createExecutions(options.registry, options.executionStore, log, notifier.notify),
     workDirOf: options.workDirOf,
     home: options.home,
     sessionExists: options.sessionExists,
@@ -54,6 +64,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountMcpRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);
+  mountWebhookRoutes(oh, options.webhooks);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

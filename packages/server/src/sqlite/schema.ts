@@ -65,6 +65,16 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 CREATE INDEX IF NOT EXISTS executions_by_user ON executions (user_id, started_at);
 CREATE INDEX IF NOT EXISTS executions_by_end ON executions (ended_at);
+CREATE TABLE IF NOT EXISTS webhooks (
+  webhook_id TEXT NOT NULL PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  events TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  enabled INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhooks_by_user ON webhooks (user_id, created_at);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -76,7 +86,8 @@ CREATE TABLE IF NOT EXISTS deltas (
 
 // The Open Harness API's executions (sqlite/executions.ts) have a row each: when it started and
 // ended, and what it came to (its events, output, tool calls) as the API layer encodes it. An older
-// server ignores the table.
+// server ignores the table. So it does the webhooks table (sqlite/webhooks.ts): a row per webhook a
+// user registered over that API.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

@@ -13,6 +13,7 @@ import { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH, type LoadedSession, type Ru
 import { sessionKey } from "../ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./catalog.ts";
 import { createExecutionStore, type ExecutionStore } from "./executions.ts";
+import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
 import { openDatabaseFile } from "./schema.ts";
@@ -59,6 +60,8 @@ export type SqliteDatabase = {
   catalog: SessionCatalog;
   /** The Open Harness API's executions. */
   executions: ExecutionStore;
+  /** The Open Harness API's webhooks. */
+  webhooks: WebhookStore;
   /** Write transactions committed so far. */
   transactions(): number;
   /** Times the server's thread blocked for writes still with the writer thread (see WriterLink.waits). */
@@ -257,6 +260,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     },
     catalog: createCatalog(db, floor, opening),
     executions: createExecutionStore(db),
+    webhooks: createWebhookStore(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),
     async storeUnsaved(waitMs, log) {

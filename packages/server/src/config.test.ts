@@ -36,6 +36,7 @@ test("numbers from the environment are digits in range, named by their variable;
     ["HARNESS_RUNNER_STALL_MS", "30s", "100 to 2147483647 (milliseconds)"],
     ["HARNESS_STOP_GRACE_MS", "-1", "0 to 2147483647 (milliseconds)"],
     ["HARNESS_STOP_GRACE_MS", "10s", "0 to 2147483647 (milliseconds)"],
+    ["HARNESS_WEBHOOKS_RETRY_BASE_MS", "5", "10 to 600000 (milliseconds)"],
     ["PORT", "70000", "0 to 65535"],
     ["PORT", "-1", "0 to 65535"],
   ] as const) {
@@ -119,4 +120,12 @@ test("the log settings are checked when the server writes its own log, and left 
   const lines: string[] = [];
   resolveConfig({ env: { HARNESS_LOG_FORMAT: "xml" }, log: (line) => lines.push(line) }).log("as given");
   assert.deepEqual(lines, ["as given"]);
+});
+
+test("webhooks may name private addresses only with HARNESS_WEBHOOKS_ALLOW_PRIVATE=1; another value is refused, named", () => {
+  assert.equal(resolveConfig({ env: {} }).webhooksAllowPrivate, false);
+  assert.equal(resolveConfig({ env: { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "0" } }).webhooksAllowPrivate, false);
+  assert.equal(resolveConfig({ env: { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "1" } }).webhooksAllowPrivate, true);
+  assert.throws(() => resolveConfig({ env: { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "yes" } }), { message: 'HARNESS_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, got "yes"' });
+  assert.equal(resolveConfig({ env: {} }).webhooksRetryBaseMs, 1000);
 });

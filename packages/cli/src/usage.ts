@@ -192,6 +192,7 @@ Environment:
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine
   HARNESS_STOP_GRACE_MS     how long a stopping server lets runs in flight finish (default 0)
+  HARNESS_WEBHOOKS_ALLOW_PRIVATE   1: webhooks may name this machine and its network (tests)
   HARNESS_DEBUG        as --debug: a filter ("mcp"), or 1 for all categories
   PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
 `;

@@ -67,7 +67,8 @@ export function createDeliverer(options: { allowPrivate: boolean; retryBaseMs: n
         signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
       });
       req.on("response", (res: IncomingMessage) => {
-        res.resume();
+        // Only the status counts: the body is not read (a receiver's endless answer costs nothing).
+        res.destroy();
         const status = res.statusCode ?? 0;
         resolve({ ok: status >= 200 && status < 300, retry: status >= 500 || status === 408 || status === 429, what: `answered ${status}` });
       });

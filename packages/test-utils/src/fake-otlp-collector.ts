@@ -1,21 +1,22 @@
 // A fake OpenTelemetry collector: an OTLP/HTTP server on 127.0.0.1 recording what is sent to
-// /v1/metrics and /v1/logs (http/json and http/protobuf, both read into OTLP/JSON's shape), and,
+// /v1/metrics, /v1/logs and /v1/traces (http/json and http/protobuf, both read into OTLP/JSON's shape), and,
 // with `grpc`, an OTLP/gRPC endpoint over cleartext HTTP/2 (h2c) on a port of its own. Replies are
 // scripted in order (a refusal, a 503, a wait, garbage); unscripted requests get an empty success.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttp2Server, constants as h2, type Http2Server, type Http2Session, type ServerHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
-import { decodeLogsRequest, decodeMetricsRequest, eventRecordsOf, metricPointsOf, type EventRecord, type MetricPoint, type OtlpLogsJson, type OtlpMetricsJson } from "./otlp-decode.ts";
+import { decodeLogsRequest, decodeMetricsRequest, decodeTracesRequest, eventRecordsOf, metricPointsOf, spanRecordsOf, type EventRecord, type MetricPoint, type OtlpLogsJson, type OtlpMetricsJson, type OtlpTracesJson, type SpanRecord } from "./otlp-decode.ts";
 
 export type OtlpProtocolSeen = "http/json" | "http/protobuf" | "grpc";
 
 export type OtlpRequest = {
-  signal: "metrics" | "logs";
+  signal: "metrics" | "logs" | "traces";
   protocol: OtlpProtocolSeen;
   path: string;
   headers: Record<string, string | string[] | undefined>;
   metrics?: OtlpMetricsJson;
   logs?: OtlpLogsJson;
+  traces?: OtlpTracesJson;
   at: number;
 };
 
@@ -35,8 +36,15 @@ export type FakeOtlpCollector = {
   push(...replies: OtlpReply[]): void;
   points(): MetricPoint[];
   events(): EventRecord[];
+  spans(): SpanRecord[];
   waitFor<T>(find: () => T | undefined | false, timeoutMs?: number, what?: string): Promise<T>;
   close(): Promise<void>;
+};
+
+const GRPC_PATHS: Record<string, OtlpRequest["signal"] | undefined> = {
+  "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export": "metrics",
+  "/opentelemetry.proto.collector.logs.v1.LogsService/Export": "logs",
+  "/opentelemetry.proto.collector.trace.v1.TraceService/Export": "traces",
 };
 
 export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): Promise<FakeOtlpCollector> {
@@ -48,19 +56,17 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
 
   const record = (signal: OtlpRequest["signal"], protocol: OtlpProtocolSeen, path: string, headers: OtlpRequest["headers"], body: Buffer) => {
     const at = Date.now();
-    if (protocol === "http/json") {
-      const parsed = JSON.parse(body.toString("utf8"));
-      requests.push({ signal, protocol, path, headers, at, ...(signal === "metrics" ? { metrics: parsed } : { logs: parsed }) });
-    } else {
-      requests.push({ signal, protocol, path, headers, at, ...(signal === "metrics" ? { metrics: decodeMetricsRequest(body) } : { logs: decodeLogsRequest(body) }) });
-    }
+    const json = protocol === "http/json";
+    const parsed = json ? JSON.parse(body.toString("utf8")) : undefined;
+    const decode = { metrics: decodeMetricsRequest, logs: decodeLogsRequest, traces: decodeTracesRequest }[signal];
+    requests.push({ signal, protocol, path, headers, at, [signal]: json ? parsed : decode(body) });
   };
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? "/").split("?")[0];
-    const signal = path === "/v1/metrics" ? "metrics" : path === "/v1/logs" ? "logs" : undefined;
+    const signal = path === "/v1/metrics" ? "metrics" : path === "/v1/logs" ? "logs" : path === "/v1/traces" ? "traces" : undefined;
     const type = String(req.headers["content-type"] ?? "");
     const reply = replies.shift() ?? {};
     if (signal && req.method === "POST") {
@@ -97,7 +103,7 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", async () => {
         const path = String(headers[h2.HTTP2_HEADER_PATH] ?? "");
-        const signal = path === "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export" ? "metrics" : path === "/opentelemetry.proto.collector.logs.v1.LogsService/Export" ? "logs" : undefined;
+        const signal = GRPC_PATHS[path];
         const reply = replies.shift() ?? {};
         const body = Buffer.concat(chunks);
         if (signal && body.length >= 5 && body[0] === 0 && body.readUInt32BE(1) === body.length - 5) {
@@ -123,6 +129,7 @@ export async function startFakeOtlpCollector(options: { grpc?: boolean } = {}): 
     push: (...more) => void replies.push(...more),
     points: () => requests.flatMap((r) => (r.metrics ? metricPointsOf(r.metrics) : [])),
     events: () => requests.flatMap((r) => (r.logs ? eventRecordsOf(r.logs) : [])),
+    spans: () => requests.flatMap((r) => (r.traces ? spanRecordsOf(r.traces) : [])),
     async waitFor(find, timeoutMs = 10_000, what = "the collector to receive it") {
       const until = Date.now() + timeoutMs;
       for (;;) {

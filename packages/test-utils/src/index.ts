@@ -73,5 +73,5 @@ export type { Chromium, ChromiumPage } from "./chromium.ts";
 export { SECRET_MCP_ARGS, SECRET_PROCESS_ENV, SECRET_SETTINGS_ENV, secretMcpServers } from "./secret-mcp-servers.ts";
 export { startFakeOtlpCollector } from "./fake-otlp-collector.ts";
 export type { FakeOtlpCollector, OtlpReply, OtlpRequest } from "./fake-otlp-collector.ts";
-export { attributeMap, decodeLogsRequest, decodeMetricsRequest, eventRecordsOf, metricPointsOf, protobufFields } from "./otlp-decode.ts";
-export type { EventRecord, MetricPoint, OtlpLogsJson, OtlpMetricsJson } from "./otlp-decode.ts";
+export { attributeMap, decodeLogsRequest, decodeMetricsRequest, decodeTracesRequest, eventRecordsOf, metricPointsOf, protobufFields, spanRecordsOf } from "./otlp-decode.ts";
+export type { EventRecord, MetricPoint, OtlpLogsJson, OtlpMetricsJson, OtlpTracesJson, SpanRecord } from "./otlp-decode.ts";

@@ -138,12 +138,51 @@ export function decodeLogsRequest(bytes: Uint8Array): OtlpLogsJson {
   } as OtlpLogsJson;
 }
 
+const hex = (value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString("hex") : "");
+
+// trace/v1 Span: trace_id 1, span_id 2, parent_span_id 4, name 5, kind 6, start 7 and end 8
+// (fixed64), attributes 9, status 15 (message 2, code 3).
+function span(value: unknown): Record<string, unknown> {
+  const f = sub(value);
+  const status = sub(one(f, 15) ?? new Uint8Array());
+  return {
+    traceId: hex(one(f, 1)),
+    spanId: hex(one(f, 2)),
+    parentSpanId: hex(one(f, 4)),
+    name: text(one(f, 5)),
+    kind: Number(one(f, 6) ?? 0),
+    startTimeUnixNano: u64(one(f, 7)),
+    endTimeUnixNano: u64(one(f, 8)),
+    attributes: keyValues(all(f, 9)),
+    status: { code: Number(one(status, 3) ?? 0), message: text(one(status, 2)) },
+  };
+}
+
+/** ExportTraceServiceRequest bytes in the OTLP/JSON shape (ids as hex, as OTLP/JSON has them). */
+export function decodeTracesRequest(bytes: Uint8Array): OtlpTracesJson {
+  return {
+    resourceSpans: all(protobufFields(bytes), 1).map((rs) => {
+      const f = sub(rs);
+      return {
+        resource: resourceOf(one(f, 1)),
+        scopeSpans: all(f, 2).map((ss) => {
+          const s = sub(ss);
+          return { scope: scopeOf(one(s, 1)), spans: all(s, 2).map(span) };
+        }),
+      };
+    }),
+  } as OtlpTracesJson;
+}
+
 type JsonKeyValue = { key: string; value: { stringValue?: string; boolValue?: boolean; intValue?: string | number; doubleValue?: number } };
 type JsonPoint = { attributes?: JsonKeyValue[]; startTimeUnixNano?: string; timeUnixNano?: string; asDouble?: number; asInt?: string | number };
 type JsonMetric = { name: string; description?: string; unit?: string; sum?: { dataPoints: JsonPoint[]; aggregationTemporality?: number; isMonotonic?: boolean }; gauge?: { dataPoints: JsonPoint[] } };
 export type OtlpMetricsJson = { resourceMetrics: { resource?: { attributes?: JsonKeyValue[] }; scopeMetrics: { scope?: { name?: string; version?: string }; metrics: JsonMetric[] }[] }[] };
 type JsonLogRecord = { timeUnixNano?: string; severityNumber?: number; body?: JsonKeyValue["value"]; attributes?: JsonKeyValue[]; eventName?: string };
 export type OtlpLogsJson = { resourceLogs: { resource?: { attributes?: JsonKeyValue[] }; scopeLogs: { scope?: { name?: string; version?: string }; logRecords: JsonLogRecord[] }[] }[] };
+
+type JsonSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind?: number; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: JsonKeyValue[]; status?: { code?: number; message?: string } };
+export type OtlpTracesJson = { resourceSpans: { resource?: { attributes?: JsonKeyValue[] }; scopeSpans: { scope?: { name?: string; version?: string }; spans: JsonSpan[] }[] }[] };
 
 export type AttributeMap = Record<string, string | number | boolean>;
 
@@ -190,6 +229,29 @@ export function eventRecordsOf(request: OtlpLogsJson): EventRecord[] {
   return request.resourceLogs.flatMap((rl) =>
     rl.scopeLogs.flatMap((sl) =>
       sl.logRecords.map((r) => ({ eventName: r.eventName ?? "", body: r.body?.stringValue ?? "", attributes: attributeMap(r.attributes), resource: attributeMap(rl.resource?.attributes) })),
+    ),
+  );
+}
+
+/** One span, flattened: times as nanoseconds, no parent as "". */
+export type SpanRecord = { traceId: string; spanId: string; parentSpanId: string; name: string; kind: number; start: bigint; end: bigint; attributes: AttributeMap; status: { code: number; message: string }; resource: AttributeMap; scope: string };
+
+export function spanRecordsOf(request: OtlpTracesJson): SpanRecord[] {
+  return request.resourceSpans.flatMap((rs) =>
+    rs.scopeSpans.flatMap((ss) =>
+      ss.spans.map((s) => ({
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId ?? "",
+        name: s.name,
+        kind: s.kind ?? 0,
+        start: BigInt(s.startTimeUnixNano),
+        end: BigInt(s.endTimeUnixNano),
+        attributes: attributeMap(s.attributes),
+        status: { code: s.status?.code ?? 0, message: s.status?.message ?? "" },
+        resource: attributeMap(rs.resource?.attributes),
+        scope: ss.scope?.name ?? "",
+      })),
     ),
   );
 }

@@ -11,7 +11,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export type Protocol = "grpc" | "http/json" | "http/protobuf";
 export const PROTOCOLS: readonly Protocol[] = ["grpc", "http/json", "http/protobuf"];
 
-export type SignalName = "metrics" | "logs";
+export type SignalName = "metrics" | "logs" | "traces";
 
 export type Signal = {
   /** OTLP to `endpoint`, and/or lines to the console sink. */
@@ -23,6 +23,8 @@ export type Signal = {
 export type TelemetryConfig = {
   metrics?: Signal;
   logs?: Signal;
+  /** Only with CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1, as Claude Code's traces are a beta. */
+  traces?: Signal;
   /** OTEL_LOG_USER_PROMPTS: the prompt's text goes in harness.user_prompt (else only its length). */
   logUserPrompts: boolean;
   /** OTEL_LOG_TOOL_DETAILS: a tool call's input goes in harness.tool_result as tool_parameters. */
@@ -44,6 +46,12 @@ const FALSE = new Set(["0", "false", "no", "off", ""]);
 
 export const DEFAULT_METRIC_INTERVAL_MS = 60_000;
 export const DEFAULT_LOGS_INTERVAL_MS = 5_000;
+export const DEFAULT_TRACES_INTERVAL_MS = 5_000;
+const INTERVALS: Record<SignalName, [string, number]> = {
+  metrics: ["OTEL_METRIC_EXPORT_INTERVAL", DEFAULT_METRIC_INTERVAL_MS],
+  logs: ["OTEL_LOGS_EXPORT_INTERVAL", DEFAULT_LOGS_INTERVAL_MS],
+  traces: ["OTEL_TRACES_EXPORT_INTERVAL", DEFAULT_TRACES_INTERVAL_MS],
+};
 
 /** The settings `env` gives, or undefined when telemetry is off or no signal has an exporter. */
 export function telemetryConfig(env: Env): TelemetryConfig | undefined {
@@ -63,8 +71,7 @@ export function telemetryConfig(env: Env): TelemetryConfig | undefined {
     const upper = name.toUpperCase();
     const exporters = exporterNames(env, `OTEL_${upper}_EXPORTER`, notes);
     if (exporters.size === 0) return undefined;
-    const intervalName = name === "metrics" ? "OTEL_METRIC_EXPORT_INTERVAL" : "OTEL_LOGS_EXPORT_INTERVAL";
-    const intervalMs = positiveInteger(env, intervalName, name === "metrics" ? DEFAULT_METRIC_INTERVAL_MS : DEFAULT_LOGS_INTERVAL_MS, notes);
+    const intervalMs = positiveInteger(env, ...INTERVALS[name], notes);
     if (!exporters.has("otlp")) return { console: true, intervalMs };
     const protocolName = env[`OTEL_EXPORTER_OTLP_${upper}_PROTOCOL`]?.trim() ? `OTEL_EXPORTER_OTLP_${upper}_PROTOCOL` : "OTEL_EXPORTER_OTLP_PROTOCOL";
     const given = env[protocolName]?.trim().toLowerCase() || "http/protobuf";
@@ -79,9 +86,15 @@ export function telemetryConfig(env: Env): TelemetryConfig | undefined {
   };
   const metrics = signal("metrics");
   const logs = signal("logs");
+  const beta = TRUE.has(env.CLAUDE_CODE_ENHANCED_TELEMETRY_BETA?.trim().toLowerCase() ?? "");
+  const traces = beta ? signal("traces") : undefined;
+  if (!beta && env.OTEL_TRACES_EXPORTER?.trim() && env.OTEL_TRACES_EXPORTER.trim().toLowerCase() !== "none") {
+    notes.push("OTEL_TRACES_EXPORTER is set, but traces are a beta that CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1 turns on: no spans are sent");
+  }
   const config: TelemetryConfig = {
     ...(metrics && { metrics }),
     ...(logs && { logs }),
+    ...(traces && { traces }),
     logUserPrompts: flag("OTEL_LOG_USER_PROMPTS", false),
     logToolDetails: flag("OTEL_LOG_TOOL_DETAILS", false),
     temporality: temporalityOf(env, notes),
@@ -90,8 +103,8 @@ export function telemetryConfig(env: Env): TelemetryConfig | undefined {
     notes,
     secrets,
   };
-  if (!metrics && !logs) {
-    notes.push("CLAUDE_CODE_ENABLE_TELEMETRY is on, but neither OTEL_METRICS_EXPORTER nor OTEL_LOGS_EXPORTER names an exporter (otlp or console): nothing is sent");
+  if (!metrics && !logs && !traces) {
+    notes.push(`CLAUDE_CODE_ENABLE_TELEMETRY is on, but neither OTEL_METRICS_EXPORTER nor OTEL_LOGS_EXPORTER${beta ? " nor OTEL_TRACES_EXPORTER" : ""} names an exporter (otlp or console): nothing is sent`);
   }
   return config;
 }

@@ -7,21 +7,21 @@
 // collector it counts from 0 again. Each signal is sent on its own interval (timers that never
 // hold the process open) and on flush(), which is bounded: a collector that is down, slow or
 // refusing costs a run nothing and holds an exit at most the bound. A failure drops the events it
-// carried (sums go again with the next export) and is told once per kind to `debug`.
+// carried (spans too; sums go again with the next export) and is told once per kind to `debug`.
 import { send } from "./send.ts";
 import type { SignalName, TelemetryConfig } from "./config.ts";
-import { logsJson, metricsJson } from "./otlp-json.ts";
-import { logsProtobuf, metricsProtobuf } from "./otlp-protobuf.ts";
-import { CUMULATIVE, DELTA, nanosOf, type Attributes, type LogRecord, type Metric, type Origin, type UnixNanos } from "./otlp-model.ts";
+import { logsJson, metricsJson, tracesJson } from "./otlp-json.ts";
+import { logsProtobuf, metricsProtobuf, tracesProtobuf } from "./otlp-protobuf.ts";
+import { CUMULATIVE, DELTA, nanosOf, type Attributes, type LogRecord, type Metric, type Origin, type Span, type UnixNanos } from "./otlp-model.ts";
 
 export type InstrumentInfo = { description: string; unit: string; isDouble?: boolean };
 
 /** Where lines go: `debug` the debug log (failures, notes), `console` the console exporter's. */
 export type Sinks = { debug: (line: string) => void; console: (line: string) => void };
 
-/** Queued events beyond this are dropped (a collector that is down must not grow memory). */
+/** Queued events (and, apart, spans) beyond this are dropped (a collector that is down must not grow memory). */
 const MAX_QUEUED_EVENTS = 5_000;
-/** Events per request. */
+/** Events or spans per request. */
 const BATCH = 512;
 /** How long a delivered series may stay unchanged before it is dropped. */
 const IDLE_SERIES_MS = 60 * 60_000;
@@ -32,6 +32,10 @@ type Series = { name: string; attributes: Attributes; start: UnixNanos; value: n
 export type Exporter = {
   add(name: string, info: InstrumentInfo, value: number, attributes: Attributes): void;
   event(eventName: string, attributes: Attributes): void;
+  /** Queues a finished span (nothing without a traces exporter). */
+  span(span: Span): void;
+  /** Whether spans are wanted: a run builds none when they are not. */
+  readonly tracing: boolean;
   /** Sends what is pending, within `boundMs`. */
   flush(boundMs: number): Promise<void>;
   /** Stops the timers (after a last flush by the caller). */
@@ -45,8 +49,9 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
   /** The metrics export under way: the next waits for it, so that a delta is never sent twice. */
   let metricsExport: Promise<void> = Promise.resolve();
   let queue: LogRecord[] = [];
+  let spans: Span[] = [];
   let sequence = 0;
-  let droppedSaid = false;
+  const droppedSaid = new Set<string>();
   const told = new Set<string>();
   const inFlight = new Set<Promise<void>>();
 
@@ -91,6 +96,11 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
       const metrics = taken.metrics;
       sent = taken.sent;
       bodies = [{ json: () => metricsJson(origin, metrics), protobuf: () => metricsProtobuf(origin, metrics) }];
+    } else if (signal === "traces") {
+      if (spans.length === 0) return;
+      const taken = spans;
+      spans = [];
+      bodies = batches(taken).map((batch) => ({ json: () => tracesJson(origin, batch), protobuf: () => tracesProtobuf(origin, batch) }));
     } else {
       if (queue.length === 0) return;
       const records = queue;
@@ -118,6 +128,16 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
     dropIdle(exportedAt);
   }
 
+  const batches = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / BATCH) }, (_, i) => items.slice(i * BATCH, (i + 1) * BATCH));
+
+  /** Whether the queue of `what` is full: the first refusal is told once. */
+  const full = (length: number, what: string) => {
+    if (length < MAX_QUEUED_EVENTS) return false;
+    if (!droppedSaid.has(what)) sinks.debug(`more than ${MAX_QUEUED_EVENTS} ${what} wait to be sent; newer ones are dropped until they are`);
+    droppedSaid.add(what);
+    return true;
+  };
+
   /** Drops the series that an export from `exportedAt` delivered and that had been idle long
    * before it (one changed since is kept). */
   function dropIdle(exportedAt: number): void {
@@ -135,7 +155,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
   }
 
   // A timer's export has the bound of its interval: it never overlaps the next.
-  const timers = (["metrics", "logs"] as const).flatMap((signal) => {
+  const timers = (["metrics", "logs", "traces"] as const).flatMap((signal) => {
     const settings = config[signal];
     if (!settings) return [];
     const timer = setInterval(() => void start(signal, AbortSignal.timeout(settings.intervalMs)), settings.intervalMs);
@@ -155,12 +175,7 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
       changed = true;
     },
     event(eventName, attributes) {
-      if (!config.logs) return;
-      if (queue.length >= MAX_QUEUED_EVENTS) {
-        if (!droppedSaid) sinks.debug(`more than ${MAX_QUEUED_EVENTS} events wait to be sent; newer ones are dropped until they are`);
-        droppedSaid = true;
-        return;
-      }
+      if (!config.logs || full(queue.length, "events")) return;
       const time = now();
       queue.push({
         timeUnixNano: nanosOf(time),
@@ -169,9 +184,13 @@ export function createExporter(config: TelemetryConfig, origin: Origin, sinks: S
         attributes: { "event.name": eventName, "event.timestamp": new Date(time).toISOString(), "event.sequence": sequence++, ...attributes },
       });
     },
+    span(span) {
+      if (config.traces && !full(spans.length, "spans")) spans.push(span);
+    },
+    tracing: config.traces !== undefined,
     async flush(boundMs) {
       const abort = AbortSignal.timeout(boundMs);
-      const all = Promise.all([...inFlight, start("metrics", abort), start("logs", abort)]);
+      const all = Promise.all([...inFlight, start("metrics", abort), start("logs", abort), start("traces", abort)]);
       let timer: NodeJS.Timeout | undefined;
       // An export that ignores its signal (a socket that will not close) still releases the caller.
       await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs + 50)))]);

@@ -14,6 +14,8 @@ function recording(env: Record<string, string> = {}) {
   const exporter: Exporter = {
     add: (name, _info, value, attributes) => void (value > 0 && added.push({ name, value, attributes })),
     event: (name, attributes) => void events.push({ name, attributes }),
+    span: () => {},
+    tracing: false,
     flush: async () => {},
     stop: () => {},
   };

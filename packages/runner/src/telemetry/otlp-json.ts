@@ -1,6 +1,7 @@
 // OTLP/JSON (the http/json protocol): the protobuf messages in the JSON mapping OTLP specifies,
-// with lowerCamelCase field names, 64-bit integers as decimal strings and enums as numbers.
-import { SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type Origin } from "./otlp-model.ts";
+// with lowerCamelCase field names, 64-bit integers as decimal strings, enums as numbers and trace
+// and span ids as hex.
+import { SEVERITY_INFO, SPAN_KIND_INTERNAL, type Span, type AttributeValue, type Attributes, type LogRecord, type Metric, type Origin } from "./otlp-model.ts";
 
 function anyValue(value: AttributeValue): Record<string, unknown> {
   if (typeof value === "string") return { stringValue: value };
@@ -40,4 +41,19 @@ export function logsJson(origin: Origin, records: readonly LogRecord[]): string 
     eventName: record.eventName,
   }));
   return JSON.stringify({ resourceLogs: [{ resource: resourceOf(origin), scopeLogs: [{ scope: origin.scope, logRecords }] }] });
+}
+
+export function tracesJson(origin: Origin, spans: readonly Span[]): string {
+  const encoded = spans.map((s) => ({
+    traceId: s.traceId,
+    spanId: s.spanId,
+    ...(s.parentSpanId && { parentSpanId: s.parentSpanId }),
+    name: s.name,
+    kind: SPAN_KIND_INTERNAL,
+    startTimeUnixNano: String(s.start),
+    endTimeUnixNano: String(s.end),
+    attributes: keyValues(s.attributes),
+    status: { code: s.status.code, ...(s.status.message && { message: s.status.message }) },
+  }));
+  return JSON.stringify({ resourceSpans: [{ resource: resourceOf(origin), scopeSpans: [{ scope: origin.scope, spans: encoded }] }] });
 }

@@ -1,7 +1,7 @@
 // The OpenTelemetry data this exporter sends, shaped as OTLP's messages (opentelemetry-proto
-// common/v1, metrics/v1, logs/v1) but only as far as Harness uses them: string, boolean, integer
-// and double attributes; monotonic sums (delta or cumulative) and gauges of numbers; log records with a
-// string body. Both encodings (otlp-json.ts, otlp-protobuf.ts) take these.
+// common/v1, metrics/v1, logs/v1, trace/v1) but only as far as Harness uses them: string, boolean,
+// integer and double attributes; monotonic sums (delta or cumulative) and gauges of numbers; log
+// records with a string body; spans without events or links. Both encodings (otlp-json.ts, otlp-protobuf.ts) take these.
 
 /** An attribute's value: a number is sent as an integer when it is one a double holds exactly
  * (a larger one would lose digits, or overflow int64), else as a double; a `{ double }` is always
@@ -22,6 +22,24 @@ export type Metric = { name: string; description: string; unit: string; kind: "s
 export const SEVERITY_INFO = 9;
 
 export type LogRecord = { timeUnixNano: UnixNanos; eventName: string; body: string; attributes: Attributes };
+
+/** OTLP's Status.StatusCode: UNSET 0, OK 1, ERROR 2. */
+export const STATUS_OK = 1;
+export const STATUS_ERROR = 2;
+/** OTLP's SpanKind INTERNAL (1): every Harness span is one. */
+export const SPAN_KIND_INTERNAL = 1;
+
+/** One finished span: ids as lower-case hex (16 bytes of trace, 8 of span), no parent for a root. */
+export type Span = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  start: UnixNanos;
+  end: UnixNanos;
+  attributes: Attributes;
+  status: { code: typeof STATUS_OK | typeof STATUS_ERROR; message?: string };
+};
 
 /** Who sends: the resource's attributes and the instrumentation scope. */
 export type Origin = { resource: Attributes; scope: { name: string; version: string } };

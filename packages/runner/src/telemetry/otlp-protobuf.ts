@@ -1,9 +1,9 @@
 // OTLP's protobuf messages (the http/protobuf and grpc protocols), encoded by hand for the few
 // messages sent: ExportMetricsServiceRequest (sums and gauges of numbers) and
-// ExportLogsServiceRequest. Field numbers are opentelemetry-proto's (collector/*/v1, common/v1,
-// resource/v1, metrics/v1, logs/v1). Each message is encoded bottom-up into its own bytes, then
+// ExportLogsServiceRequest and ExportTraceServiceRequest. Field numbers are opentelemetry-proto's
+// (collector/*/v1, common/v1, resource/v1, metrics/v1, logs/v1, trace/v1). Each message is encoded bottom-up into its own bytes, then
 // framed by its parent: the messages are small, so the copies cost nothing worth a cleverer writer.
-import { SEVERITY_INFO, type AttributeValue, type Attributes, type LogRecord, type Metric, type NumberPoint, type Origin } from "./otlp-model.ts";
+import { SEVERITY_INFO, SPAN_KIND_INTERNAL, type Span, type AttributeValue, type Attributes, type LogRecord, type Metric, type NumberPoint, type Origin } from "./otlp-model.ts";
 
 const VARINT = 0;
 const FIXED64 = 1;
@@ -151,4 +151,24 @@ export function logsProtobuf(origin: Origin, records: readonly LogRecord[]): Uin
   for (const r of records) scoped.message(2, logRecord(r));
   const resourceLogs = new Message().message(1, resource(origin)).message(2, scoped);
   return new Message().message(1, resourceLogs).finish();
+}
+
+// trace/v1 Span: trace_id 1, span_id 2, parent_span_id 4 (bytes), name 5, kind 6, start_time_unix_nano 7,
+// end_time_unix_nano 8 (fixed64), attributes 9, status 15 (Status: message 2, code 3).
+function span(s: Span): Message {
+  const m = new Message().bytes(1, Buffer.from(s.traceId, "hex")).bytes(2, Buffer.from(s.spanId, "hex"));
+  if (s.parentSpanId) m.bytes(4, Buffer.from(s.parentSpanId, "hex"));
+  m.string(5, s.name).uint(6, SPAN_KIND_INTERNAL).fixed64(7, s.start).fixed64(8, s.end);
+  const status = new Message();
+  if (s.status.message) status.string(2, s.status.message);
+  return attributes(m, 9, s.attributes).message(15, status.uint(3, s.status.code));
+}
+
+/** ExportTraceServiceRequest: resource_spans 1 → ResourceSpans (resource 1, scope_spans 2 →
+ * ScopeSpans (scope 1, spans 2)). */
+export function tracesProtobuf(origin: Origin, spans: readonly Span[]): Uint8Array<ArrayBuffer> {
+  const scoped = new Message().message(1, scope(origin));
+  for (const s of spans) scoped.message(2, span(s));
+  const resourceSpans = new Message().message(1, resource(origin)).message(2, scoped);
+  return new Message().message(1, resourceSpans).finish();
 }

@@ -10,6 +10,7 @@ import { failed } from "./send.ts";
 const PATHS = {
   metrics: "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export",
   logs: "/opentelemetry.proto.collector.logs.v1.LogsService/Export",
+  traces: "/opentelemetry.proto.collector.trace.v1.TraceService/Export",
 } as const;
 
 /** gRPC statuses worth another try: RESOURCE_EXHAUSTED (8), UNAVAILABLE (14). */

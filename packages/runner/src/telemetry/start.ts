@@ -6,7 +6,8 @@ import { hideInDebugLog } from "@harness/llm/debug-log";
 import type { Backend, RunOutcome } from "../backend.ts";
 import { telemetryConfig } from "./config.ts";
 import { createExporter, type Sinks } from "./exporter.ts";
-import { observeRun, type RunWho } from "./observe-run.ts";
+import { observeRun, type RunObserver, type RunWho } from "./observe-run.ts";
+import { parseTraceParent, traceRun, type TraceParent } from "./trace-run.ts";
 import type { Attributes } from "./otlp-model.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -26,7 +27,13 @@ export function startTelemetry(env: Env, sinks: Sinks & { note: (message: string
   const config = telemetryConfig(env);
   if (!config) return undefined;
   for (const note of config.notes) sinks.note(note);
-  if (!config.metrics && !config.logs) return undefined;
+  if (!config.metrics && !config.logs && !config.traces) return undefined;
+  let parent: TraceParent | undefined;
+  if (config.traces && env.TRACEPARENT?.trim()) {
+    const parsed = parseTraceParent(env.TRACEPARENT);
+    if ("error" in parsed) sinks.note(parsed.error);
+    else parent = parsed;
+  }
   // Header values are credentials: the debug log hides them wherever they would show.
   hideInDebugLog(config.secrets);
   const resource: Attributes = {
@@ -42,7 +49,11 @@ export function startTelemetry(env: Env, sinks: Sinks & { note: (message: string
       return {
         ...backend,
         async run(query, ctx) {
-          const observer = observeRun(query, who ?? { ...(query.telemetry && query.telemetry) }, { exporter, config, appVersion: VERSION, ...(terminal && { terminal }) });
+          const runWho = who ?? { ...(query.telemetry && query.telemetry) };
+          const deps = { exporter, config, appVersion: VERSION, ...(terminal && { terminal }) };
+          const observers: RunObserver[] = [];
+          if (config.metrics || config.logs) observers.push(observeRun(query, runWho, deps));
+          if (exporter.tracing) observers.push(traceRun(query, runWho, { ...deps, ...(parent && { parent }) }));
           const emit = ctx.emit;
           let outcome: RunOutcome | undefined;
           try {
@@ -50,12 +61,12 @@ export function startTelemetry(env: Env, sinks: Sinks & { note: (message: string
               ...ctx,
               emit: (event) => {
                 emit(event);
-                observer.event(event);
+                for (const observer of observers) observer.event(event);
               },
             });
             return outcome;
           } finally {
-            observer.end(outcome);
+            for (const observer of observers) observer.end(outcome);
           }
         },
       };

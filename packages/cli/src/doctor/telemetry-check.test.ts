@@ -12,7 +12,7 @@ const SECRET = "Bearer otlp-doctor-secret-0123456789";
 
 /** The variables telemetry reads, unset unless a test sets them. */
 const NO_OTEL = Object.fromEntries(
-  ["CLAUDE_CODE_ENABLE_TELEMETRY", "OTEL_METRICS_EXPORTER", "OTEL_LOGS_EXPORTER", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_LOGS_EXPORT_INTERVAL", "HARNESS_LOG_FORMAT", "HARNESS_LOG_LEVEL", "HARNESS_LOG_TIMESTAMPS"].map((name) => [name, ""]),
+  ["CLAUDE_CODE_ENABLE_TELEMETRY", "OTEL_METRICS_EXPORTER", "OTEL_LOGS_EXPORTER", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_LOGS_EXPORT_INTERVAL", "CLAUDE_CODE_ENHANCED_TELEMETRY_BETA", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_TRACES_EXPORT_INTERVAL", "HARNESS_LOG_FORMAT", "HARNESS_LOG_LEVEL", "HARNESS_LOG_TIMESTAMPS"].map((name) => [name, ""]),
 );
 
 async function freePort(): Promise<number> {
@@ -74,6 +74,17 @@ test("telemetry on and the collector reachable: each signal's exporter, protocol
   assert.deepEqual(collector.points(), []);
   assert.deepEqual(collector.events(), []);
   assert.ok(!stdout.includes(SECRET) && !stdout.includes(encodeURIComponent(SECRET)));
+});
+
+test("traces, when the beta turns them on, are listed and checked with an empty traces export, in http/json too", async (t) => {
+  const collector = await startFakeOtlpCollector();
+  t.after(() => collector.close());
+  const { code, stdout, stderr } = await doctor(t, { ...NO_OTEL, CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1", OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" });
+  assert.equal(code, 0, stdout + stderr);
+  assert.deepEqual(lines(stdout, "telemetry"), [`✓ telemetry: traces: otlp (http/json) to ${collector.url}/v1/traces, every 5000 ms`]);
+  assert.deepEqual(lines(stdout, "telemetry endpoint"), [`✓ telemetry endpoint: ${collector.url}/v1/traces takes an empty traces export (http/json)`]);
+  assert.deepEqual(collector.requests.map((r) => [r.signal, r.protocol]), [["traces", "http/json"]]);
+  assert.deepEqual(collector.spans(), []);
 });
 
 test("a collector answering 401: ✗ naming OTEL_EXPORTER_OTLP_HEADERS, exit 1", async (t) => {

@@ -21,10 +21,10 @@ export async function telemetryChecks(ctx: DoctorContext): Promise<Check[]> {
     return [ok("telemetry", `off (CLAUDE_CODE_ENABLE_TELEMETRY ${given ? `is ${given}` : "is not set"})`)];
   }
   const { hide } = secretHiding(config.secrets);
-  const signals = (["metrics", "logs"] as const).flatMap((name) => (config[name] ? [[name, config[name]] as const] : []));
+  const signals = (["metrics", "logs", "traces"] as const).flatMap((name) => (config[name] ? [[name, config[name]] as const] : []));
   const checks: Check[] = signals.map(([name, signal]) => ok("telemetry", `${name}: ${described(signal)}`));
   checks.push(...config.notes.map((note) => warn("telemetry", note, "mend the variable named: meanwhile a run goes on as the note says")));
-  // One export per endpoint: grpc's two signals share theirs, the http protocols' paths differ.
+  // One export per endpoint: grpc's signals share theirs, the http protocols' paths differ.
   const seen = new Set<string>();
   for (const [name, signal] of signals) {
     if (!signal.otlp || seen.has(`${signal.otlp.protocol} ${signal.otlp.endpoint}`)) continue;
@@ -56,7 +56,7 @@ function shown(endpoint: string): string {
 /** An empty export request (no resource, no record) in the signal's protocol: a collector takes it
  * as it takes a run's, through its authentication and routing, and stores nothing. */
 function emptyBody(signal: SignalName, protocol: Protocol): Uint8Array<ArrayBuffer> | string {
-  if (protocol === "http/json") return JSON.stringify(signal === "metrics" ? { resourceMetrics: [] } : { resourceLogs: [] });
+  if (protocol === "http/json") return JSON.stringify({ metrics: { resourceMetrics: [] }, logs: { resourceLogs: [] }, traces: { resourceSpans: [] } }[signal]);
   return new Uint8Array(new ArrayBuffer(0));
 }
 

@@ -112,3 +112,17 @@ test("on with no exporter named: a note says nothing is sent (as Claude Code, no
   assert.equal(config.logs, undefined);
   assert.match(config.notes.at(-1)!, /neither OTEL_METRICS_EXPORTER nor OTEL_LOGS_EXPORTER names an exporter/);
 });
+
+test("traces only with CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1 and OTEL_TRACES_EXPORTER: /v1/traces, every 5 s by default, their own protocol, endpoint and interval", () => {
+  const on = { CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1", OTEL_TRACES_EXPORTER: "otlp" };
+  assert.deepEqual(telemetryConfig(on)!.traces, { otlp: { protocol: "http/protobuf", endpoint: "http://localhost:4318/v1/traces", headers: {} }, console: false, intervalMs: 5_000 });
+  assert.deepEqual(telemetryConfig(on)!.notes, []);
+  const own = telemetryConfig({ ...on, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://tempo:4317", OTEL_EXPORTER_OTLP_TRACES_HEADERS: "x-k=v", OTEL_TRACES_EXPORT_INTERVAL: "250" })!;
+  assert.deepEqual(own.traces, { otlp: { protocol: "grpc", endpoint: "http://tempo:4317/", headers: { "x-k": "v" } }, console: false, intervalMs: 250 });
+  assert.deepEqual(own.secrets, ["v"]);
+  const off = telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_TRACES_EXPORTER: "otlp" })!;
+  assert.equal(off.traces, undefined);
+  assert.match(off.notes[0], /OTEL_TRACES_EXPORTER is set, but traces are a beta that CLAUDE_CODE_ENHANCED_TELEMETRY_BETA=1 turns on/);
+  assert.match(telemetryConfig({ ...on, OTEL_TRACES_EXPORT_INTERVAL: "soon" })!.notes[0], /OTEL_TRACES_EXPORT_INTERVAL must be a whole number/);
+  assert.match(telemetryConfig({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1" })!.notes.at(-1)!, /nor OTEL_TRACES_EXPORTER names an exporter/);
+});

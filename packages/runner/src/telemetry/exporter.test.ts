@@ -216,3 +216,32 @@ test("a Retry-After given as a date is waited for, as one given in seconds", asy
   assert.ok(accepted, "tried again");
   assert.ok(accepted.at - refused.at >= 900, `tried again after ${accepted.at - refused.at} ms`);
 });
+
+test("spans go to /v1/traces on their own; a refusal drops them, said once, and a queue beyond its bound drops the newest", async (t) => {
+  const { collector, exporter, debug } = await setUp(t, { CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: "1", OTEL_TRACES_EXPORTER: "otlp" });
+  assert.equal(exporter.tracing, true);
+  const span = (name: string) => ({ traceId: "ab".repeat(16), spanId: "cd".repeat(8), name, start: 1n, end: 2n, attributes: {}, status: { code: 1 as const } });
+  collector.push({ status: 400, body: "no" });
+  exporter.span(span("refused"));
+  await exporter.flush(2_000);
+  exporter.span(span("delivered"));
+  await exporter.flush(2_000);
+  assert.deepEqual(collector.spans().map((s) => s.name), ["refused", "delivered"], "each went once: a refusal is not tried again");
+  assert.ok(collector.requests.every((r) => r.signal === "traces" && r.path === "/v1/traces"));
+  assert.deepEqual(debug, ["traces not sent (the collector answered 400: no); dropped, and further failures of this kind are not logged"]);
+  for (let i = 0; i < 5_001; i++) exporter.span(span(`s${i}`));
+  assert.match(debug.at(-1)!, /more than 5000 spans wait to be sent; newer ones are dropped/);
+  await exporter.flush(5_000);
+  const sent = collector.spans().slice(2);
+  assert.equal(sent.length, 5_000);
+  assert.equal(sent.at(-1)!.name, "s4999");
+  assert.equal(collector.requests.length, 2 + Math.ceil(5_000 / 512), "512 spans a request");
+});
+
+test("without a traces exporter spans are not kept", async (t) => {
+  const { collector, exporter } = await setUp(t);
+  assert.equal(exporter.tracing, false);
+  exporter.span({ traceId: "ab".repeat(16), spanId: "cd".repeat(8), name: "x", start: 1n, end: 2n, attributes: {}, status: { code: 1 } });
+  await exporter.flush(2_000);
+  assert.equal(collector.spans().length, 0);
+});

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { startFakeAnthropic, startFakeOtlpCollector, type FakeOtlpCollector, type SpanRecord } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
 
-const bashThenAnswer = () => [
-  { toolUses: [{ name: "Bash", input: { command: "echo traced-ok", description: "say ok" } }], usage: { input_tokens: 100, output_tokens: 20 } },
+const bashThenAnswer = (command = "echo traced-ok") => [
+  { toolUses: [{ name: "Bash", input: { command, description: "say ok" } }], usage: { input_tokens: 100, output_tokens: 20 } },
   { text: "It printed traced-ok.", usage: { input_tokens: 150, output_tokens: 10, cache_read_input_tokens: 40 } },
 ];
 
@@ -25,8 +25,8 @@ const traced = (endpoint: string, more: Record<string, string> = {}) => ({
   ...more,
 });
 
-async function runTraced(t: Parameters<typeof collector>[0], env: (otlp: FakeOtlpCollector) => Record<string, string>, options: { grpc?: boolean } = {}) {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+async function runTraced(t: Parameters<typeof collector>[0], env: (otlp: FakeOtlpCollector) => Record<string, string>, options: { grpc?: boolean; command?: string } = {}) {
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer(options.command) }));
   const otlp = await collector(t, options);
   const run = await harness(["run", "--cwd", tempDir(t), "--allowedTools", "Bash", "--model", "claude-sonnet-4-5", "say ok please"], {
     ANTHROPIC_API_KEY: "k",
@@ -100,16 +100,17 @@ test("harness run sends one trace: the interaction, its two model requests and t
   assert.equal(bash.attributes.tool_output, undefined);
 });
 
-test("over http/json, with OTEL_LOG_USER_PROMPTS and OTEL_LOG_TOOL_DETAILS, the prompt and the tool's input and output are on their spans; a TRACEPARENT given makes the interaction its child", async (t) => {
+test("over http/json, with OTEL_LOG_USER_PROMPTS and OTEL_LOG_TOOL_DETAILS, the prompt and the tool's input and output are on their spans; a TRACEPARENT given makes the interaction its child, and Bash's command gets its own span's", async (t) => {
   const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-  const otlp = await runTraced(t, (o) => traced(o.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_LOG_USER_PROMPTS: "1", OTEL_LOG_TOOL_DETAILS: "1", TRACEPARENT: parent }));
+  const command = 'echo "traced-ok parent=$TRACEPARENT"';
+  const otlp = await runTraced(t, (o) => traced(o.url, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_LOG_USER_PROMPTS: "1", OTEL_LOG_TOOL_DETAILS: "1", TRACEPARENT: parent }), { command });
   assert.ok(otlp.requests.every((r) => r.protocol === "http/json"));
   const spans = otlp.spans();
   const { root, bash } = checkTree(spans, "b7ad6b7169203331");
   assert.equal(root.traceId, "0af7651916cd43dd8448eb211c80319c");
   assert.equal(root.attributes.user_prompt, "say ok please");
-  assert.match(String(bash.attributes.tool_input), /echo traced-ok/);
-  assert.match(String(bash.attributes.tool_output), /traced-ok/);
+  assert.match(String(bash.attributes.tool_input), /echo \\"traced-ok parent=\$TRACEPARENT/);
+  assert.match(String(bash.attributes.tool_output), new RegExp(`traced-ok parent=00-${root.traceId}-${bash.spanId}-01`), "as Claude Code's Bash commands, this one's TRACEPARENT names its tool span");
 });
 
 test("over grpc the trace reaches the TraceService's Export", async (t) => {

@@ -140,6 +140,9 @@ export type ApprovalDecision =
   | { behavior: "deny"; reason?: string };
 
 export type RunAgentOptions = {
+  /** Variables laid over the environment of the processes one tool call starts (its Bash command),
+   * by the call's id: telemetry's TRACEPARENT, naming the call's span. */
+  toolEnv?: (toolUseId: string) => Readonly<Record<string, string>> | undefined;
   /** The new user message. A leading `/name` runs a slash command (see harness/commands/prompt.ts). */
   prompt: string;
   /** Images the user sent with the prompt; they follow its text in the user message. */

@@ -33,6 +33,9 @@ export type BackendContext = {
    * the backend awaits it before anything in the run may change files. Later calls wait for the
    * first; it never rejects (a failure is told to the user as a notice). */
   beforeChanges?: () => Promise<void>;
+  /** Variables laid over the environment of the processes a tool call starts, by the call's id
+   * (telemetry's TRACEPARENT, when traces are on). A backend whose tools it does not run ignores it. */
+  toolEnv?: (toolUseId: string) => Readonly<Record<string, string>> | undefined;
 };
 
 export type SteerInbox = {

@@ -409,11 +409,13 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
     bindContext: (base) => {
       const denied = deniedFileFilter(ctx.permissions);
       const deniedUrl = deniedUrlFilter(ctx.permissions);
+      const extra = ctx.options.toolEnv?.(base.toolUseId);
+      const callEnv = extra ? { ...(env ?? definedEnv(process.env)), ...extra } : env;
       const bound: ToolContext = {
         ...base,
         state: ctx.resources.toolState,
         shell: ctx.shell,
-        ...(env && { env }),
+        ...(callEnv && { env: callEnv }),
         ...(networkEnv && { networkEnv }),
         ...(denied && { denied }),
         ...(deniedUrl && { deniedUrl }),
@@ -434,6 +436,11 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
       return bound;
     },
   };
+}
+
+/** The variables of `env` that are set. */
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** Why the deny rules keep WebFetch from a URL, when any WebFetch deny rule is set (a redirect is

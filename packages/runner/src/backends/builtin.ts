@@ -82,6 +82,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         steering: ctx.steering,
         onConfigure: ctx.onConfigure,
         ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
+        ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
         ...(resources && { resources }),
         ...(env.HOME !== undefined && { home: env.HOME }),
         ...(opts.env && { env: opts.env }),

@@ -53,12 +53,14 @@ export function startTelemetry(env: Env, sinks: Sinks & { note: (message: string
           const deps = { exporter, config, appVersion: VERSION, ...(terminal && { terminal }) };
           const observers: RunObserver[] = [];
           if (config.metrics || config.logs) observers.push(observeRun(query, runWho, deps));
-          if (exporter.tracing) observers.push(traceRun(query, runWho, { ...deps, ...(parent && { parent }) }));
+          const tracer = exporter.tracing ? traceRun(query, runWho, { ...deps, ...(parent && { parent }) }) : undefined;
+          if (tracer) observers.push(tracer);
           const emit = ctx.emit;
           let outcome: RunOutcome | undefined;
           try {
             outcome = await backend.run(query, {
               ...ctx,
+              ...(tracer && { toolEnv: (id: string) => ({ ...ctx.toolEnv?.(id), ...tracer.toolEnv(id) }) }),
               emit: (event) => {
                 emit(event);
                 for (const observer of observers) observer.event(event);

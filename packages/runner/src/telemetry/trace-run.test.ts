@@ -124,3 +124,19 @@ test("TRACEPARENT is read as W3C Trace Context reads it, anything else named", (
   }
   assert.match((parseTraceParent("00-00000000000000000000000000000000-b7ad6b7169203331-01") as { error: string }).error, /all-zero/);
 });
+
+test("a tool call's processes get TRACEPARENT naming its span, whether asked for before its start or after", () => {
+  const r = recording();
+  const run = traceRun(query, {}, r.deps);
+  const early = run.toolEnv("b1");
+  run.event({ type: "tool.started", toolName: "Bash", toolUseId: "b1", input: { command: "ls" } });
+  run.event({ type: "tool.started", toolName: "Bash", toolUseId: "b2", input: { command: "ls" } });
+  const late = run.toolEnv("b2");
+  run.event({ type: "tool.completed", toolUseId: "b1", output: "", isError: false });
+  run.event({ type: "tool.completed", toolUseId: "b2", output: "", isError: false });
+  run.end(ok);
+  const [b1, b2] = r.byName("harness.tool");
+  assert.deepEqual(early, { TRACEPARENT: `00-${b1.traceId}-${b1.spanId}-01` });
+  assert.deepEqual(late, { TRACEPARENT: `00-${b2.traceId}-${b2.spanId}-01` });
+  assert.notEqual(b1.spanId, b2.spanId);
+});

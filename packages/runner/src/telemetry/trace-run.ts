@@ -3,7 +3,8 @@
 // process's TRACEPARENT when one was given), each model call a harness.llm_request beneath it (a
 // failed attempt one with success false), each tool call a harness.tool; a sub-agent's calls go
 // beneath the Task call that started it. Where the OpenTelemetry GenAI semantic conventions have a
-// name for an attribute it is sent under that name too. A span is queued once it ends; nothing is
+// name for an attribute it is sent under that name too. As Claude Code's Bash commands do, a tool
+// call's processes get TRACEPARENT naming its span (toolEnv), so that what they trace joins the run's. A span is queued once it ends; nothing is
 // done per text delta (no handler for it), so a model call's time to first token is not known.
 import { randomBytes } from "node:crypto";
 import type { AgentEvent, ModelFailure, RunnerQuery, Usage } from "@harness/protocol";
@@ -38,7 +39,10 @@ const providerOf = (model: string) => (/claude/i.test(model) ? "anthropic" : und
 
 type OpenTool = { spanId: string; parent: string; at: number; name: string; input?: Record<string, unknown> };
 
-export function traceRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps & { parent?: TraceParent }): RunObserver {
+/** A run's tracer: a RunObserver, and the variables for a tool call's processes. */
+export type RunTracer = RunObserver & { toolEnv(toolUseId: string): Record<string, string> };
+
+export function traceRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps & { parent?: TraceParent }): RunTracer {
   const { exporter, config } = deps;
   const now = deps.now ?? Date.now;
   const startedAt = now();
@@ -49,6 +53,13 @@ export function traceRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps & { 
   const tools = new Map<string, OpenTool>();
   const decisions = new Map<string, { decision: "accept" | "reject"; source: string }>();
   const calls = new Set<string>();
+  /** Each tool call's span id, made when first asked for: by its processes' environment or its start, whichever comes first. */
+  const toolSpanIds = new Map<string, string>();
+  const toolSpanId = (toolUseId: string) => {
+    let id = toolSpanIds.get(toolUseId);
+    if (id === undefined) toolSpanIds.set(toolUseId, (id = newId(8)));
+    return id;
+  };
 
   const standard: Attributes = {
     ...(who.sessionId !== undefined && { "session.id": who.sessionId, "gen_ai.conversation.id": who.sessionId }),
@@ -108,6 +119,7 @@ export function traceRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps & { 
     const open = tools.get(e.toolUseId);
     if (!open) return;
     tools.delete(e.toolUseId);
+    toolSpanIds.delete(e.toolUseId);
     const decision = decisions.get(e.toolUseId) ?? { decision: e.denied ? "reject" : "accept", source: "config" };
     decisions.delete(e.toolUseId);
     emit("harness.tool", open.spanId, open.parent, open.at, at, {
@@ -134,7 +146,7 @@ export function traceRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps & { 
       if (e.agentId === undefined) model = e.available.model;
     },
     "call.completed": call,
-    "tool.started": (e) => void tools.set(e.toolUseId, { spanId: newId(8), parent: parentOf(e), at: now(), name: e.toolName, ...(e.input && { input: e.input }) }),
+    "tool.started": (e) => void tools.set(e.toolUseId, { spanId: toolSpanId(e.toolUseId), parent: parentOf(e), at: now(), name: e.toolName, ...(e.input && { input: e.input }) }),
     "tool.completed": toolDone,
     "approval.resolved": (e) => void decisions.set(e.toolUseId, { decision: e.behavior === "allow" ? "accept" : "reject", source: "user" }),
     notice: (e) => {
@@ -143,6 +155,7 @@ export function traceRun(query: RunnerQuery, who: RunWho, deps: ObserveDeps & { 
   };
 
   return {
+    toolEnv: (toolUseId) => ({ TRACEPARENT: `00-${traceId}-${toolSpanId(toolUseId)}-01` }),
     event(e) {
       const handler = handlers[e.type] as ((event: AgentEvent) => void) | undefined;
       if (handler) handler(e);

@@ -3,19 +3,9 @@
 // then an answer, a fake OTLP collector receiving one trace in each protocol.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeAnthropic, startFakeOtlpCollector, type FakeOtlpCollector, type SpanRecord } from "@harness/test-utils";
+import { startFakeAnthropic, type FakeOtlpCollector, type SpanRecord } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
-
-const bashThenAnswer = (command = "echo traced-ok") => [
-  { toolUses: [{ name: "Bash", input: { command, description: "say ok" } }], usage: { input_tokens: 100, output_tokens: 20 } },
-  { text: "It printed traced-ok.", usage: { input_tokens: 150, output_tokens: 10, cache_read_input_tokens: 40 } },
-];
-
-async function collector(t: { after(fn: () => unknown): void }, options: { grpc?: boolean } = {}): Promise<FakeOtlpCollector> {
-  const c = await startFakeOtlpCollector(options);
-  t.after(() => c.close());
-  return c;
-}
+import { bashThenAnswer, collector } from "./telemetry-support.ts";
 
 const traced = (endpoint: string, more: Record<string, string> = {}) => ({
   CLAUDE_CODE_ENABLE_TELEMETRY: "1",
@@ -26,7 +16,7 @@ const traced = (endpoint: string, more: Record<string, string> = {}) => ({
 });
 
 async function runTraced(t: Parameters<typeof collector>[0], env: (otlp: FakeOtlpCollector) => Record<string, string>, options: { grpc?: boolean; command?: string } = {}) {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer(options.command) }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("traced-ok", options.command) }));
   const otlp = await collector(t, options);
   const run = await harness(["run", "--cwd", tempDir(t), "--allowedTools", "Bash", "--model", "claude-sonnet-4-5", "say ok please"], {
     ANTHROPIC_API_KEY: "k",

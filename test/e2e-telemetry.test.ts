@@ -7,19 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { claudeCodeRoute, startFakeAnthropic, startFakeOtlpCollector, startHarnessServer, MinimalClient, type FakeOtlpCollector, type EventRecord, type MetricPoint } from "@harness/test-utils";
+import { claudeCodeRoute, startFakeAnthropic, startHarnessServer, MinimalClient, type EventRecord, type MetricPoint } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
-
-const bashThenAnswer = () => [
-  { toolUses: [{ name: "Bash", input: { command: "echo telemetry-ok", description: "say ok" } }], usage: { input_tokens: 100, output_tokens: 20 } },
-  { text: "It printed telemetry-ok.", usage: { input_tokens: 150, output_tokens: 10, cache_read_input_tokens: 40 } },
-];
-
-async function collector(t: { after(fn: () => unknown): void }, options: { grpc?: boolean } = {}): Promise<FakeOtlpCollector> {
-  const c = await startFakeOtlpCollector(options);
-  t.after(() => c.close());
-  return c;
-}
+import { bashThenAnswer, collector } from "./telemetry-support.ts";
 
 const otel = (endpoint: string, more: Record<string, string> = {}) => ({
   CLAUDE_CODE_ENABLE_TELEMETRY: "1",
@@ -34,7 +24,7 @@ const point = (points: MetricPoint[], name: string, attributes: Record<string, u
 const named = (events: EventRecord[], name: string) => events.filter((e) => e.eventName === `harness.${name}`);
 
 test("harness run sends token usage, cost, the prompt's event without its text, the API request and Bash's result to the collector (http/protobuf, the default)", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t);
   const dir = tempDir(t);
   const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "--model", "claude-sonnet-4-5", "say ok please"], {
@@ -95,7 +85,7 @@ test("harness run sends token usage, cost, the prompt's event without its text, 
 });
 
 test("with OTEL_LOG_USER_PROMPTS=1 over http/json the prompt's text is in its event, and a tool's input with OTEL_LOG_TOOL_DETAILS=1", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t);
   const dir = tempDir(t);
   const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], {
@@ -112,7 +102,7 @@ test("with OTEL_LOG_USER_PROMPTS=1 over http/json the prompt's text is in its ev
 });
 
 test("over grpc the same protobuf reaches the collector's Export methods", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t, { grpc: true });
   const dir = tempDir(t);
   const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], {
@@ -128,7 +118,7 @@ test("over grpc the same protobuf reaches the collector's Export methods", async
 });
 
 test("a model request that failed and was tried again reaches the collector as an api_error, with its status and attempt", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 529 }, ...bashThenAnswer()] }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ kind: "http-error", status: 529 }, ...bashThenAnswer("telemetry-ok")] }));
   const otlp = await collector(t);
   const dir = tempDir(t);
   const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "--model", "claude-sonnet-4-5", "say ok please"], {
@@ -182,7 +172,7 @@ test("a model request that fails on every attempt is an api_error per attempt, t
 });
 
 test("with telemetry off no request reaches the collector, whatever OTEL_* say", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t);
   const dir = tempDir(t);
   const { CLAUDE_CODE_ENABLE_TELEMETRY: _on, ...rest } = otel(otlp.url);
@@ -199,7 +189,7 @@ test("a collector that never answers, or is not there, changes nothing of the ru
   const closedPort = await freePort();
   const dir = tempDir(t);
   const timed = async (env: Record<string, string>) => {
-    const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+    const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
     const started = performance.now();
     const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, ...env }).result;
     return { ...run, ms: performance.now() - started };
@@ -218,7 +208,7 @@ test("a collector that never answers, or is not there, changes nothing of the ru
 });
 
 test("a mistyped setting is named on stderr and its default taken; the run goes on", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t);
   const dir = tempDir(t);
   const run = await harness(["run", "--cwd", dir, "--allowedTools", "Bash", "say ok please"], {
@@ -236,7 +226,7 @@ test("a mistyped setting is named on stderr and its default taken; the run goes 
 });
 
 test("a refusing collector is told once in the debug log, with the header's secret hidden even where the collector echoes it", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t);
   otlp.push(...Array.from({ length: 4 }, () => ({ status: 401, body: "token Bearer sekrit-collector-token-42 is not known here" })));
   const dir = tempDir(t);
@@ -255,7 +245,7 @@ test("a refusing collector is told once in the debug log, with the header's secr
 });
 
 test("harness serve's runners send on their intervals, with the Harness user and session on what they send", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer() }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: bashThenAnswer("telemetry-ok") }));
   const otlp = await collector(t);
   const dataDir = tempDir(t);
   const server = await startHarnessServer({
@@ -277,7 +267,7 @@ test("harness serve's runners send on their intervals, with the Harness user and
 
 test("under the claude-code backend the user's settings turn Harness's export on, Harness reports the run from its events, and nothing comes from Claude Code's own exporter", { skip: findClaudeCodeExecutable() ? false : "the Claude Code binary is not installed", timeout: 120_000 }, async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ route: claudeCodeRoute }));
-  fake.push(...bashThenAnswer());
+  fake.push(...bashThenAnswer("telemetry-ok"));
   const otlp = await collector(t);
   const dataDir = tempDir(t);
   mkdirSync(join(dataDir, "home", ".claude"), { recursive: true });

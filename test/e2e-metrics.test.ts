@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MinimalClient, rawHttp, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
+import { MinimalClient, rawHttp, startFakeOpenAI, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 import { moved, scrape, upgrade, value } from "./metrics-scrape-support.ts";
 
@@ -105,6 +105,35 @@ test("a scrape counts a completed run, its tokens and cost, a cancelled run and 
   assert.equal(moved(end, gone, "harness_websocket_closed_at_open_total", { reason: "session_deleted" }), 1);
   assert.equal(moved(end, gone, "harness_websocket_connections_total"), 0);
   assert.equal(gone.types.get("harness_runs_interrupted_at_start_total"), "counter");
+});
+
+test("calls of a model without a known price are counted apart: they add nothing to the cost", async (t) => {
+  // Each call: 1000 in and 100 out; Claude Haiku 4.5 ($1 and $5 a million tokens) costs $0.0015.
+  const usage = { prompt_tokens: 1000, completion_tokens: 100 };
+  const openai = await startFakeOpenAI({ replies: [{ text: "first", usage }, { text: "second", usage }] });
+  t.after(() => openai.close());
+  const env = { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", OPENAI_BASE_URL: openai.url, HARNESS_MODEL: "openai/made-up-model-7b", HARNESS_MODEL_RETRIES: "0" };
+  const server = await startHarnessServer({ dataDir: await newDataDir(), env });
+  t.after(() => server.stop());
+  const client = await MinimalClient.connect(server.url, { userId: "ann", sessionId: "unpriced" });
+  t.after(() => client.close());
+
+  const start = await scrape(server.url);
+  assert.equal(start.types.get("harness_model_unpriced_calls_total"), "counter");
+  assert.match(start.text, /^# HELP harness_model_unpriced_calls_total .*no known price/m);
+  assert.equal(value(start, "harness_model_unpriced_calls_total"), 0);
+  client.send({ type: "submit", prompt: "hello" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the first run");
+  const unpriced = await scrape(server.url);
+  assert.equal(value(unpriced, "harness_model_unpriced_calls_total"), 1);
+  assert.equal(value(unpriced, "harness_model_cost_usd_total"), 0);
+  assert.equal(value(unpriced, "harness_model_tokens_total", { kind: "input" }), 1000);
+
+  client.send({ type: "configure", config: { model: "openai/anthropic/claude-haiku-4.5" } }, { type: "submit", prompt: "again" });
+  await client.waitForState((s) => s.status === "idle" && s.messages[3]?.status === "complete", 30_000, "the second run");
+  const priced = await scrape(server.url);
+  assert.equal(value(priced, "harness_model_unpriced_calls_total"), 1);
+  assert.equal(value(priced, "harness_model_cost_usd_total").toFixed(4), "0.0015");
 });
 
 test("a run waiting for approval shows as such, and a runner process that dies under its session is counted as exited unexpectedly", async (t) => {

@@ -25,6 +25,8 @@ export type ServerCounts = SessionCounts & {
   /** Model tokens and cost as the sessions count them (their `usage`). */
   readonly tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
   readonly costUsd: number;
+  /** Model calls of a model with no known price (`Usage.unpricedCalls`): `costUsd` counts nothing for them. */
+  readonly unpricedCalls: number;
   /** A WebSocket connected to a session. */
   connectionOpened(): void;
   /** A WebSocket handshake answered `status` instead of upgraded. */
@@ -57,6 +59,7 @@ export function createServerCounts(): ServerCounts {
     closedAtOpen,
     tokens,
     costUsd: 0,
+    unpricedCalls: 0,
     command: (type: string) => bump(commands, type),
     refused: (code: string) => bump(refusals, code),
     notice: (code: string) => bump(notices, code),
@@ -69,6 +72,7 @@ export function createServerCounts(): ServerCounts {
       tokens.cacheRead += added.cacheReadTokens ?? 0;
       tokens.cacheWrite += added.cacheWriteTokens ?? 0;
       counts.costUsd += added.costUsd ?? 0;
+      counts.unpricedCalls += added.unpricedCalls ?? 0;
     },
     connectionOpened: () => void counts.connections++,
     handshakeRefused: (status: number) => bump(handshakesRefused, String(status)),

@@ -67,7 +67,12 @@ export function metricsText(sources: MetricsSources): string {
         { labels: { kind: "cache_write" }, value: counts.tokens.cacheWrite },
       ],
     },
-    counter("harness_model_cost_usd_total", "Model cost in US dollars as the sessions count it.", counts.costUsd),
+    counter("harness_model_cost_usd_total", "Model cost in US dollars as the sessions count it (of the calls whose price is known).", counts.costUsd),
+    counter(
+      "harness_model_unpriced_calls_total",
+      "Model calls of a model with no known price, as the sessions count them: harness_model_cost_usd_total counts nothing for them.",
+      counts.unpricedCalls,
+    ),
     counter("harness_runner_processes_started_total", "Runner processes started.", runners.started),
     counter("harness_runner_processes_exited_unexpectedly_total", "Runner processes that exited while sessions still used them.", runners.exitedUnexpectedly),
     ...sources.process.families(),

@@ -11,6 +11,8 @@ import { errorBody, isOpenHarnessPath } from "./open-harness/errors.ts";
 import { mountOpenHarness, type OpenHarnessOptions } from "./open-harness/mount.ts";
 import { isOpenHealthCheck } from "./open-harness/routes-harnesses.ts";
 import type { ServerLog } from "./log/writer.ts";
+import type { LogLevel } from "./log/settings.ts";
+import { accessLog } from "./access-log.ts";
 
 /** A refusal's body: the Open Harness API's ErrorResponse under /v1, else the Harness `{ error }`. */
 function refusal(path: string, code: string, message: string): Record<string, unknown> {
@@ -32,6 +34,16 @@ function methodsAt(app: Hono, path: string): string[] {
   return [...methods];
 }
 
+/** Probes of load balancers, orchestrators and scrapers, which come often and say nothing new. */
+const PROBES: ReadonlySet<string> = new Set(["/healthz", "/health", "/metrics"]);
+
+/** An access line's level: debug for the probes and CORS preflights (a browser's, before its
+ * request), info for the rest. */
+function accessLevel(request: Request, pathname: string): LogLevel {
+  const preflight = request.method === "OPTIONS" && request.headers.has("access-control-request-method");
+  return PROBES.has(pathname) || isOpenHealthCheck(request.method, pathname) || preflight ? "debug" : "info";
+}
+
 /** What GET /health adds to `ok`: counts an operator reads before a restart. */
 export type HealthCounts = { sessions: number; clients: number; runs: number };
 
@@ -49,12 +61,14 @@ export function createHttpApp(options: {
   /** Tokens bound to one user each (HARNESS_TOKENS_FILE): those in force (token → user), asked at
    * each request. Given, every request needs a token, even while there are none. */
   userTokens?: () => UserTokens;
-  /** Receives a line for each request refused for its token. */
+  /** Receives a line for each request answered (its access line), and one more for each request
+   * refused for its token. */
   log?: ServerLog;
   /** Why the server is going away (it is stopping), or undefined while it serves. */
   stopping?: () => string | undefined;
 }): Hono {
   const app = new Hono();
+  if (options.log) app.use("*", accessLog(options.log, { userOf: (request) => tokenUsers.get(request), levelOf: accessLevel }));
   const allowed = options.allowedOrigins ?? new Set<string>();
   const userTokens = options.userTokens ?? (() => new Map<string, string>());
   const guarded = options.token !== undefined || options.userTokens !== undefined;

@@ -14,6 +14,7 @@ import type { SessionRegistry } from "./registry.ts";
 import type { ServerCounts } from "./metrics/counts.ts";
 import type { LogLevel } from "./log/settings.ts";
 import type { ServerLog } from "./log/writer.ts";
+import { logAccess } from "./log/access.ts";
 
 /** Frames above this close the socket (1009); frames between MAX_FRAME_BYTES and this get an error frame. */
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
@@ -90,6 +91,17 @@ export function createWebSocketEndpoint(options: {
     return holder !== undefined && !notTheirs(holder.user, userId);
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD, perMessageDeflate: false, clientTracking: true });
+  // Each handshake's access line, at debug level (the lines of the connection and of a refusal say
+  // what an operator reads): when it came, and as whom its token lets it in.
+  const handshakes = new WeakMap<IncomingMessage, { started: number; user?: string }>();
+  const handshakeAnswered = (req: IncomingMessage, status: number) => {
+    const seen = handshakes.get(req);
+    handshakes.delete(req);
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const durationMs = seen ? performance.now() - seen.started : 0;
+    logAccess(options.log, { method: req.method ?? "GET", url, status, durationMs, user: seen?.user, address: req.socket.remoteAddress, level: "debug" });
+  };
+  wss.on("headers", (_headers, req) => handshakeAnswered(req, 101));
   let closing = false;
   // A client that vanished without closing (a laptop asleep, a dropped NAT mapping) would hold its
   // session in memory for good: each socket is pinged, and one that has not answered the last ping
@@ -129,6 +141,7 @@ export function createWebSocketEndpoint(options: {
     });
     counts?.handshakeRefused(status);
     answerRaw(socket, status, message, headers);
+    handshakeAnswered(req, status);
   }
 
   // A malformed handshake (a bad Sec-WebSocket-Key, a version other than 13 or 8, another method)
@@ -188,6 +201,8 @@ export function createWebSocketEndpoint(options: {
   return {
     handleUpgrade(req, socket, head) {
       socket.on("error", () => {});
+      const handshake: { started: number; user?: string } = { started: performance.now() };
+      handshakes.set(req, handshake);
       const url = new URL(req.url ?? "/", "http://localhost");
       if (closing) return refuseHandshake(req, socket, 503, "the server is shutting down");
       const crossSite = guarded ? undefined : crossSiteRefusal(req.headers.host, req.headers.origin, options.allowedOrigins ?? new Set());
@@ -200,6 +215,7 @@ export function createWebSocketEndpoint(options: {
         const why = "missing or wrong token";
         return refuseHandshake(req, socket, 401, `${why}: send Authorization: Bearer <token> or ?token=<token>`, { "WWW-Authenticate": "Bearer" }, { level: "warn", line: `refused a WebSocket from ${from}: ${why}`, why });
       }
+      handshake.user = holder.user;
       if (url.pathname !== "/ws") return refuseHandshake(req, socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
       const query = parseWsQuery(url);
       if (!query.ok) return refuseHandshake(req, socket, 400, `bad /ws query: ${query.error}`);

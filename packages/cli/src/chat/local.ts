@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnerRunOptions, SessionEndReason } from "@harness/protocol";
+import type { ServerLog } from "@harness/server";
 import { DEBUG_ENV, debugSetting } from "@harness/runner/debug-setting";
 import { chatCommand, defaultUser, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./modes.ts";
@@ -40,7 +41,8 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   // The server's own lines (its URL, runner starts and stops) would break into the conversation:
   // they go to a log beside the sessions.
   const logFile = join(dataDir, "server.log");
-  const log = (line: string) => {
+  const log: ServerLog = (line, detail) => {
+    if (detail?.level === "debug") return; // probes and handshakes: the chat's own make many
     try {
       appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
     } catch {

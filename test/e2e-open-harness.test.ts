@@ -16,7 +16,7 @@ test("a session made over REST runs a prompt whose reply calls a tool, streamed 
     assert.equal(harnesses.total, 1);
     assert.equal(harnesses.data[0].id, "harness");
     assert.equal(harnesses.data[0].capabilities.sessions.supported, true);
-    assert.equal(harnesses.data[0].capabilities.agents.supported, false);
+    assert.equal(harnesses.data[0].capabilities.models.supported, false);
     const caps = await (await api(`${V1}/capabilities`)).json();
     assert.ok(caps.capabilities.execution.operations.includes("execution.stream"));
     assert.ok(caps.capabilities.execution.limitations.some((l: string) => /approval/.test(l)));
@@ -279,10 +279,10 @@ test("bad input, unknown ids and what is not implemented are answered in the Err
     e = await error(await api(`${V1}/sessions`, { headers: { origin: "https://elsewhere.example" } }));
     assert.equal(e.status, 403);
     assert.equal(e.code, "forbidden");
-    e = await error(await api(`${V1}/agents`));
+    e = await error(await api(`${V1}/tools`));
     assert.equal(e.status, 501);
     assert.equal(e.code, "not_implemented");
-    assert.equal(e.operation, "agents.list");
+    assert.equal(e.operation, "tools.list");
     e = await error(await api(`${V1}/skills/s1/versions`));
     assert.equal(e.operation, "skills.listVersions");
     e = await error(await api("/v1/harnesses", { method: "POST", body: "{}" }));

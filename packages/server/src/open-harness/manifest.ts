@@ -7,7 +7,15 @@ type DomainCapability = { supported: boolean; operations: string[]; limitations?
 const notHere = (what: string): DomainCapability => ({ supported: false, operations: [], limitations: [what] });
 
 export const CAPABILITIES = {
-  agents: notHere("one agent per session, configured by settings files (CLAUDE.md, .claude/agents), not over this API"),
+  agents: {
+    supported: true,
+    operations: ["agents.list", "agents.get"],
+    limitations: [
+      "read only, per session (session_id in the query): the sub-agents its runs would have, the built-in ones and the .md files of .claude/agents in the user's home and the workspace (a later one replacing one of the same name); they are written in those files, not over this API (create, update, delete, clone, export and import answer 501); plugins' agents are not listed",
+      "an agent's id is its name; scope says where it comes from (built-in, user, project); version is empty; the dates are its file's last change (the server's start for a built-in one)",
+      "config holds the model and the system prompt its file gives (no temperature or max_tokens); skills and mcp_servers are those its frontmatter names, each required; the system prompt is shown with secrets hidden as ***, as the logs hide them",
+    ],
+  },
   skills: {
     supported: true,
     operations: ["skills.list", "skills.get"],
@@ -47,7 +55,15 @@ export const CAPABILITIES = {
       "the interactive channel is the Harness WebSocket (connect_url), not the spec's; resume and fork are not implemented",
     ],
   },
-  memory: notHere("memory is CLAUDE.md files in the workspace and the user's settings, not blocks or an archive"),
+  memory: {
+    supported: true,
+    operations: ["memory.get", "memory.listBlocks", "memory.getBlock"],
+    limitations: [
+      "read only, per session (session_id in the query): the memory files its runs read at their start (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md, CLAUDE.local.md and rules, of the user and of the directories down to the workspace, the files they import, and auto memory's MEMORY.md when it is on), in that order; every agent of the session has the same",
+      "each file is one read-only block labelled by its path (in the workspace; \"~/…\" in the user's home; else absolute), its text as the run reads it with secrets hidden as ***, updated_at its last change, scope its level (user, project, parent, local, auto); rules that apply to some paths only are not listed",
+      "the memory is written in those files: creating, updating and deleting blocks, the archive (archive_size is 0), search, export and import are not implemented (501)",
+    ],
+  },
   subagents: notHere("sub-agents are started by the model (the Task tool) within an execution; their tool calls stream with it"),
   files: {
     supported: true,

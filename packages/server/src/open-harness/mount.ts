@@ -8,6 +8,8 @@ import { errorBody } from "./errors.ts";
 import { createExecutions } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";
 import { unimplementedCapability } from "./not-implemented.ts";
+import { mountAgentRoutes } from "./routes-agents.ts";
+import { mountMemoryRoutes } from "./routes-memory.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
@@ -64,6 +66,8 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountMcpRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);
+  mountMemoryRoutes(oh);
+  mountAgentRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);

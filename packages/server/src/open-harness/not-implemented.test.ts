@@ -4,7 +4,10 @@ import { unimplementedCapability } from "./not-implemented.ts";
 
 test("a request for an operation of the spec that is not implemented is named by its capability id", () => {
   const cases: [string, string, string | undefined][] = [
-    ["GET", "/harnesses/harness/agents", "agents.list"],
+    ["GET", "/harnesses/harness/agents", undefined],
+    ["POST", "/harnesses/harness/agents", "agents.create"],
+    ["GET", "/harnesses/harness/agents/a1/memory/blocks/persona", undefined],
+    ["GET", "/harnesses/harness/agents/a1/memory/archive", "memory.getArchive"],
     ["POST", "/harnesses/harness/agents/import", "agents.import"],
     ["POST", "/harnesses/harness/agents/a1/clone", "agents.clone"],
     ["PUT", "/harnesses/harness/agents/a1/memory/blocks/persona", "memory.updateBlock"],

@@ -8,12 +8,11 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { parseHooksConfig } from "@harness/agent/hooks-config";
-import { configuredSecrets, secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
-import { loadRunSettings, runPlace } from "@harness/agent/run-settings";
 import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { ApiError } from "./errors.ts";
-import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
-import { ownSession, SessionQuery } from "./session-of.ts";
+import { H, handle, queryOf, type OpenHarness } from "./common.ts";
+import { SessionQuery } from "./session-of.ts";
+import { sessionSettings } from "./session-settings.ts";
 
 const HookEvent = z.enum(["pre_tool", "post_tool", "stop", "error", "custom"]);
 const ListQuery = SessionQuery.extend({ event: HookEvent.optional() });
@@ -40,15 +39,10 @@ type HookShape = {
 /** The hooks of the session the query names, in the order the runs merge them (the lowest
  * precedence first). An id is where the hook is: scope, event, group and place in it. */
 async function hooksOf(oh: OpenHarness, c: Context): Promise<HookShape[]> {
-  harnessOf(c);
-  const { session_id } = queryOf(c, SessionQuery);
-  const userId = await ownSession(oh, c, session_id);
-  const place = await runPlace({ cwd: oh.workDirOf(userId, session_id), home: oh.home });
-  const loaded = await loadRunSettings({ cwd: place.cwd, home: place.home }, place);
+  const { loaded, hide } = await sessionSettings(oh, c);
   const restricted = hooksRestriction(loaded);
   if (restricted === "all") return [];
   const sources = restricted === "managed" ? loaded.sources.filter((source) => source.scope === "managed") : loaded.sources;
-  const { hide } = secretHiding([...secretValuesOf(process.env), ...loaded.sources.flatMap((source) => configuredSecrets(source.settings.env, "env"))]);
   const hooks: HookShape[] = [];
   for (const source of sources) {
     const { config } = parseHooksConfig(source.settings.hooks, source.path);

@@ -1,0 +1,75 @@
+// Memory over the Open Harness API, read only: the memory files a session's runs read at their start
+// (@harness/agent's loadMemory: the user's CLAUDE.md and rules, the project's CLAUDE.md, AGENTS.md and
+// rules, CLAUDE.local.md, the files they import, as the settings' claudeMdExcludes leaves them; then
+// auto memory's MEMORY.md when it is on), each a read-only block. Every agent of the session reads
+// the same. Blocks are labelled by their file: its path in the workspace, "~/…" in the user's home,
+// else absolute. Writing blocks, the archive, search, export and import answer 501. A block's text
+// is shown through the logs' secret-hiding rule.
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Context } from "hono";
+import { loadMemory } from "@harness/agent/load-memory";
+import { runAutoMemory } from "@harness/agent/run-auto-memory";
+import { ApiError } from "./errors.ts";
+import { H, handle, type OpenHarness } from "./common.ts";
+import { agentOf } from "./routes-agents.ts";
+import { sessionSettings } from "./session-settings.ts";
+
+type MemoryBlock = { label: string; value: string; read_only: true; updated_at: string; scope: string };
+
+/** `file` as the block's label: relative to the workspace, or to the home as "~/…", else as it is. */
+function labelOf(file: string, cwd: string, home: string): string {
+  const within = (dir: string) => {
+    const relative = path.relative(dir, file);
+    return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative.split(path.sep).join("/") : undefined;
+  };
+  const inWorkspace = within(cwd);
+  if (inWorkspace !== undefined) return inWorkspace;
+  const inHome = within(home);
+  return inHome !== undefined ? `~/${inHome}` : file;
+}
+
+/** The memory blocks of agent `agentId` (404 agent_not_found) of the session the query names, in the
+ * order the runs send them. updated_at is the file's last change. */
+async function blocksOf(oh: OpenHarness, c: Context, agentId: string): Promise<MemoryBlock[]> {
+  const settings = await sessionSettings(oh, c);
+  await agentOf(oh, c, agentId, settings);
+  const { place, loaded, hide } = settings;
+  const excludes = loaded.settings.claudeMdExcludes;
+  const memory = await loadMemory({ cwd: place.cwd, projectRoot: place.projectRoot, home: place.home, ...(excludes && { excludes }) });
+  const auto = await runAutoMemory({ cwd: place.cwd, home: place.home }, { ...process.env, ...loaded.settings.env }, loaded, () => {});
+  const files = [...memory.files, ...(auto?.index ? [auto.index] : [])];
+  return Promise.all(
+    files.map(async (file): Promise<MemoryBlock> => ({
+      label: labelOf(file.path, place.cwd, place.home),
+      value: hide(file.content),
+      read_only: true,
+      updated_at: await stat(file.path).then((s) => s.mtime.toISOString(), () => oh.startedAt),
+      scope: file.scope,
+    })),
+  );
+}
+
+export function mountMemoryRoutes(oh: OpenHarness): void {
+  const { app } = oh;
+  app.get(
+    `${H}/agents/:agentId/memory`,
+    handle(async (c) => {
+      const agentId = c.req.param("agentId")!;
+      return c.json({ memory: { agent_id: agentId, blocks: await blocksOf(oh, c, agentId), archive_size: 0 } });
+    }),
+  );
+  app.get(
+    `${H}/agents/:agentId/memory/blocks`,
+    handle(async (c) => c.json({ blocks: await blocksOf(oh, c, c.req.param("agentId")!) })),
+  );
+  app.get(
+    `${H}/agents/:agentId/memory/blocks/:label`,
+    handle(async (c) => {
+      const label = c.req.param("label")!;
+      const block = (await blocksOf(oh, c, c.req.param("agentId")!)).find((b) => b.label === label);
+      if (!block) throw new ApiError(404, "memory_block_not_found", `no memory block "${label}": the blocks are the memory files the session's runs read, labelled by their path`);
+      return c.json({ block });
+    }),
+  );
+}

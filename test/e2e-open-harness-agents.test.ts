@@ -1,0 +1,104 @@
+// The Open Harness agents and memory domains, read only: the sub-agents a session's runs would have
+// (their .claude/agents files) and the memory files they read (CLAUDE.md and its imports).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startHarness } from "./e2e-commands-support.ts";
+import { apiAs, V1 } from "./open-harness-support.ts";
+
+const REVIEWER = ["---", "name: reviewer", "description: Reviews a change", "model: haiku", "skills: lint, style", "mcpServers:", "  - github", "---", "Review with DEPLOY_TOKEN dt-0123456789abcdef at hand."].join("\n");
+
+test("a session's agents are its runs' sub-agents, from the user's and the workspace's .claude/agents, and the write operations answer 501", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, ".claude", "agents"), { recursive: true });
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ env: { DEPLOY_TOKEN: "dt-0123456789abcdef" } }));
+    await writeFile(join(home, ".claude", "agents", "reviewer.md"), REVIEWER);
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    await api(`${V1}/files/.claude/agents/tester.md${q}`, { method: "PUT", body: "---\nname: tester\ndescription: Runs the tests\n---\nRun them." });
+
+    const list = await (await api(`${V1}/agents${q}&limit=100`)).json();
+    const names = list.data.map((agent: { id: string }) => agent.id);
+    for (const name of ["general-purpose", "reviewer", "tester"]) assert.ok(names.includes(name), `${name} is listed`);
+    assert.equal(list.total, names.length);
+    const reviewer = (await (await api(`${V1}/agents/reviewer${q}`)).json()).agent;
+    assert.deepEqual({ ...reviewer, created_at: undefined, updated_at: undefined }, {
+      id: "reviewer",
+      name: "reviewer",
+      description: "Reviews a change",
+      version: "",
+      skills: [{ skill_id: "lint", required: true }, { skill_id: "style", required: true }],
+      mcp_servers: [{ server_id: "github", required: true }],
+      config: { model: "haiku", system_prompt: "Review with DEPLOY_TOKEN *** at hand." },
+      scope: "user",
+      created_at: undefined,
+      updated_at: undefined,
+    });
+    assert.ok(!Number.isNaN(Date.parse(reviewer.updated_at)));
+    const tester = (await (await api(`${V1}/agents/tester${q}`)).json()).agent;
+    assert.deepEqual([tester.scope, tester.config, tester.skills], ["project", { system_prompt: "Run them." }, []]);
+
+    const missing = await api(`${V1}/agents/nobody${q}`);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).error.code, "agent_not_found");
+    const noSession = await api(`${V1}/agents`);
+    assert.equal(noSession.status, 400);
+    assert.match((await noSession.json()).error.message, /session_id/);
+    for (const [method, path, operation] of [["POST", "/agents", "agents.create"], ["PATCH", "/agents/reviewer", "agents.update"], ["DELETE", "/agents/reviewer", "agents.delete"]]) {
+      const refused = await api(`${V1}${path}${q}`, { method, body: "{}" });
+      assert.equal(refused.status, 501);
+      assert.equal((await refused.json()).error.operation, operation);
+    }
+    const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
+    assert.deepEqual([caps.agents.supported, caps.agents.operations], [true, ["agents.list", "agents.get"]]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("an agent's memory is the CLAUDE.md files its runs read, each a read-only block, imports included", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, ".claude"), { recursive: true });
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ env: { DEPLOY_TOKEN: "dt-0123456789abcdef" } }));
+    await writeFile(join(home, ".claude", "CLAUDE.md"), "Answer briefly.");
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    await api(`${V1}/files/CLAUDE.md${q}`, { method: "PUT", body: "Build with npm.\n@docs/notes.md" });
+    await api(`${V1}/files/docs/notes.md${q}`, { method: "PUT", body: "Deploy with dt-0123456789abcdef." });
+    await api(`${V1}/files/CLAUDE.local.md${q}`, { method: "PUT", body: "I use vim." });
+
+    const { memory } = await (await api(`${V1}/agents/general-purpose/memory${q}`)).json();
+    assert.equal(memory.agent_id, "general-purpose");
+    assert.equal(memory.archive_size, 0);
+    assert.deepEqual(memory.blocks.map((block: { label: string; value: string; read_only: boolean }) => [block.label, block.value, block.read_only]), [
+      ["~/.claude/CLAUDE.md", "Answer briefly.", true],
+      ["CLAUDE.md", "Build with npm.\n@docs/notes.md", true],
+      ["docs/notes.md", "Deploy with ***.", true],
+      ["CLAUDE.local.md", "I use vim.", true],
+    ]);
+    for (const block of memory.blocks) assert.ok(!Number.isNaN(Date.parse(block.updated_at)));
+    assert.deepEqual((await (await api(`${V1}/agents/general-purpose/memory/blocks${q}`)).json()).blocks, memory.blocks);
+    const one = await (await api(`${V1}/agents/general-purpose/memory/blocks/${encodeURIComponent("docs/notes.md")}${q}`)).json();
+    assert.deepEqual(one.block, memory.blocks[2]);
+    const missing = await api(`${V1}/agents/general-purpose/memory/blocks/persona${q}`);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).error.code, "memory_block_not_found");
+    assert.equal((await api(`${V1}/agents/nobody/memory${q}`)).status, 404);
+    for (const [method, path, operation] of [["POST", "/memory/blocks", "memory.createBlock"], ["PUT", "/memory/blocks/CLAUDE.md", "memory.updateBlock"], ["POST", "/memory/search", "memory.search"], ["GET", "/memory/archive", "memory.getArchive"]]) {
+      const refused = await api(`${V1}/agents/general-purpose${path}${q}`, { method, ...(method !== "GET" && { body: "{}" }) });
+      assert.equal(refused.status, 501);
+      assert.equal((await refused.json()).error.operation, operation);
+    }
+    const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
+    assert.deepEqual([caps.memory.supported, caps.memory.operations], [true, ["memory.get", "memory.listBlocks", "memory.getBlock"]]);
+  } finally {
+    await h.close();
+  }
+});

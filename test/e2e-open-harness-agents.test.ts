@@ -102,3 +102,49 @@ test("an agent's memory is the CLAUDE.md files its runs read, each a read-only b
     await h.close();
   }
 });
+
+test("memory leaves out the files claudeMdExcludes names, and has auto memory's MEMORY.md while auto memory is on", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, "notes"), { recursive: true });
+    await mkdir(join(home, ".claude"), { recursive: true });
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ autoMemoryDirectory: "~/notes", claudeMdExcludes: ["**/CLAUDE.local.md"] }));
+    await writeFile(join(home, "notes", "MEMORY.md"), "- the tests need a database\n");
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    await api(`${V1}/files/CLAUDE.md${q}`, { method: "PUT", body: "Build with npm." });
+    await api(`${V1}/files/CLAUDE.local.md${q}`, { method: "PUT", body: "I use vim." });
+    const blocks = async () => (await (await api(`${V1}/agents/general-purpose/memory/blocks${q}`)).json()).blocks.map((block: { label: string; value: string; scope: string }) => [block.label, block.value, block.scope]);
+    assert.deepEqual(await blocks(), [
+      ["CLAUDE.md", "Build with npm.", "project"],
+      ["~/notes/MEMORY.md", "- the tests need a database", "auto"],
+    ]);
+    await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: JSON.stringify({ autoMemoryEnabled: false }) });
+    assert.deepEqual(await blocks(), [["CLAUDE.md", "Build with npm.", "project"]]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("an enabled plugin's agents are listed, named plugin:agent, with scope plugin", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    const kit = join(home, "plugin-cache", "kit");
+    await mkdir(join(kit, ".claude-plugin"), { recursive: true });
+    await mkdir(join(kit, "agents"), { recursive: true });
+    await mkdir(join(home, ".claude", "plugins"), { recursive: true });
+    await writeFile(join(kit, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "kit" }));
+    await writeFile(join(kit, "agents", "helper.md"), "---\nname: helper\ndescription: Helps\n---\nHelp.");
+    await writeFile(join(home, ".claude", "plugins", "installed_plugins.json"), JSON.stringify({ version: 2, plugins: { "kit@market": [{ scope: "user", installPath: kit }] } }));
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ enabledPlugins: { "kit@market": true } }));
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const agent = (await (await api(`${V1}/agents/${encodeURIComponent("kit:helper")}?session_id=${session.id}`)).json()).agent;
+    assert.deepEqual([agent?.id, agent?.description, agent?.scope, agent?.config], ["kit:helper", "Helps", "plugin", { system_prompt: "Help." }]);
+  } finally {
+    await h.close();
+  }
+});

@@ -11,8 +11,8 @@ export const CAPABILITIES = {
     supported: true,
     operations: ["agents.list", "agents.get"],
     limitations: [
-      "read only, per session (session_id in the query): the sub-agents its runs would have, the built-in ones and the .md files of .claude/agents in the user's home and the workspace (a later one replacing one of the same name); they are written in those files, not over this API (create, update, delete, clone, export and import answer 501); plugins' agents are not listed",
-      "an agent's id is its name; scope says where it comes from (built-in, user, project); version is empty; the dates are its file's last change (the server's start for a built-in one)",
+      "read only, per session (session_id in the query): the sub-agents its runs would have, the built-in ones, the enabled plugins' (named plugin:agent) and the .md files of .claude/agents in the user's home and the workspace (a later one replacing one of the same name); they are written in those files, not over this API (create, update, delete, clone, export and import answer 501)",
+      "an agent's id is its name; scope says where it comes from (built-in, plugin, user, project); version is empty; the dates are its file's last change (the server's start for a built-in one)",
       "config holds the model and the system prompt its file gives (no temperature or max_tokens); skills and mcp_servers are those its frontmatter names, each required; the system prompt is shown with secrets hidden as ***, as the logs hide them",
     ],
   },

@@ -1,7 +1,7 @@
 // Agents over the Open Harness API, read only: the sub-agents a session's runs would have (the
-// built-in ones, then the .md files of the user's and the workspace's .claude/agents, a later one
-// replacing an earlier one of the same name), found as the runs find them (@harness/agent's
-// loadAgentDefinitions). Plugins' agents are not listed. Creating, changing and removing agents is
+// built-in ones, the enabled plugins' as `plugin:agent`, then the .md files of the user's and the
+// workspace's .claude/agents, a later one replacing an earlier one of the same name), found as the
+// runs find them (@harness/agent's discoverPlugins and loadAgentDefinitions). Creating, changing and removing agents is
 // done in those files (501). The system prompt is shown through the logs' secret-hiding rule.
 import { stat } from "node:fs/promises";
 import type { Context } from "hono";
@@ -28,11 +28,21 @@ export type AgentShape = {
   updated_at: string;
 };
 
+/** The plugins the settings enable, as a run loads them; none (and the loader not imported) when
+ * they enable none, as in a run. */
+async function pluginsOf(place: SessionSettings["place"], loaded: SessionSettings["loaded"]) {
+  const { enabledPlugins } = loaded.settings;
+  if (enabledPlugins === undefined) return [];
+  const { discoverPlugins } = await import("@harness/agent/discover-plugins");
+  return (await discoverPlugins({ home: place.home, projectRoot: place.projectRoot, cwd: place.cwd, enabledPlugins, sources: loaded.sources })).plugins;
+}
+
 /** The agents of the session the query names, in the order the runs load them. The dates are the
  * file's last change (the server's start for a built-in one). */
 export async function agentsOf(oh: OpenHarness, c: Context, settings?: SessionSettings): Promise<AgentShape[]> {
-  const { place, hide } = settings ?? (await sessionSettings(oh, c));
-  const { agents } = await loadAgentDefinitions({ home: place.home, projectRoot: place.projectRoot });
+  const { place, loaded, hide } = settings ?? (await sessionSettings(oh, c));
+  const plugins = await pluginsOf(place, loaded);
+  const { agents } = await loadAgentDefinitions({ home: place.home, projectRoot: place.projectRoot, plugins });
   return Promise.all(
     agents.map(async (agent): Promise<AgentShape> => {
       const changed = agent.file ? await stat(agent.file).then((s) => s.mtime.toISOString(), () => undefined) : undefined;

@@ -45,6 +45,12 @@ test("a session's agents are its runs' sub-agents, from the user's and the works
     const missing = await api(`${V1}/agents/nobody${q}`);
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).error.code, "agent_not_found");
+    const bob = apiAs(h.server.url, "bob");
+    for (const path of ["/agents", "/agents/reviewer", "/agents/reviewer/memory"]) {
+      const other = await bob(`${V1}${path}${q}`);
+      assert.equal(other.status, 404, `${path} of another user's session`);
+      assert.equal((await other.json()).error.code, "session_not_found");
+    }
     const noSession = await api(`${V1}/agents`);
     assert.equal(noSession.status, 400);
     assert.match((await noSession.json()).error.message, /session_id/);

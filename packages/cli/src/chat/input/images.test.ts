@@ -64,3 +64,18 @@ test("forgetting old images never fails: no images kept yet, or a directory that
   writeFileSync(join(dir, ".harness", "images"), "not a directory");
   assert.equal(await forgetOldImages(dir), 0);
 });
+
+test("an image in the project whose path a mention would misread (a #, a leading bracket or accent, a tab) is copied in under a name it reads", (t) => {
+  const { project: dir } = project(t);
+  const store = imageStore(dir);
+  for (const name of ["docs/shot#2.png", "(draft).png", "é.png", "docs/tab\there.png"]) {
+    writeFileSync(join(dir, name), name);
+    const adopted = store.adopt(join(dir, name));
+    assert.ok(adopted.ok, name);
+    assert.match(adopted.mention, /^@\.harness\/images\/image-.*\.png$/, name);
+    assert.equal(readFileSync(join(dir, adopted.mention.slice(1)), "utf8"), name);
+  }
+  writeFileSync(join(dir, "docs", "it's (v2).png"), "quoted");
+  assert.deepEqual(store.adopt(join(dir, "docs", "it's (v2).png")), { ok: true, mention: "@docs/it's\\ (v2).png" }, "one it reads is named where it is");
+  assert.match((store.adopt(join(dir, "gone.png")) as { note: string }).note, /^cannot read .*gone\.png: ENOENT/, "one gone meanwhile is a note, not a throw");
+});

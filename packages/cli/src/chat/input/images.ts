@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { extname, isAbsolute, join, relative } from "node:path";
+import { findImports } from "@harness/agent/markdown-imports";
 import { MAX_IMAGE_BYTES } from "./clipboard-image.ts";
 
 export const IMAGES_DIR = join(".harness", "images");
@@ -51,10 +52,15 @@ export function imageStore(project: string): ImageStore {
       }
     },
     adopt(file) {
-      if (statSync(file).size > MAX_IMAGE_BYTES) return tooLarge(file);
+      try {
+        if (statSync(file).size > MAX_IMAGE_BYTES) return tooLarge(file);
+      } catch (error) {
+        return { ok: false, note: `cannot read ${file}: ${(error as Error).message}` };
+      }
       const inside = relative(project, file);
-      // The mention's form (agent/context/markdown-imports.ts) escapes spaces, and no other blank.
-      if (inside && !inside.startsWith("..") && !isAbsolute(inside) && !/[\\\t\n\r]/.test(inside)) return { ok: true, mention: mention(file) };
+      // Named where it is only when its mention reads back as its path (agent/context/markdown-imports.ts
+      // escapes spaces only, cuts a #fragment, and takes no path that starts with "(" or "é").
+      if (inside && !inside.startsWith("..") && !isAbsolute(inside) && readsBack(inside)) return { ok: true, mention: mention(file) };
       try {
         const copy = newFile(extname(file).slice(1).toLowerCase());
         copyFileSync(file, copy);
@@ -64,6 +70,12 @@ export function imageStore(project: string): ImageStore {
       }
     },
   };
+}
+
+/** Whether the mention of `inside` (a path relative to the project) names that path. */
+function readsBack(inside: string): boolean {
+  const found = findImports(`@${inside.replaceAll(" ", "\\ ")}`);
+  return found.length === 1 && found[0] === inside;
 }
 
 /** Deletes the images the chat kept in `project` that have not changed for KEPT_IMAGE_DAYS: files of

@@ -45,12 +45,15 @@ test("thinking the chat template opened, closed by </think> at a line's start, c
   assert.deepEqual(split(["</think>\n\nNo thoughts."]), { thinking: "", text: "No thoughts." });
 });
 
-test("a reply that may yet close unopened thinking streams at once: only what could begin </think> waits for the next piece", () => {
+test("a reply that may yet close unopened thinking streams at once: only a line that could yet be </think>'s waits for the next piece", () => {
   const tags = createThinkTags();
   assert.deepEqual(splitContent(tags, "Hello, "), { thinking: "", text: "Hello, " });
   assert.deepEqual(splitContent(tags, "world.\n"), { thinking: "", text: "world.\n" });
-  assert.deepEqual(splitContent(tags, "a <"), { thinking: "", text: "a " });
+  assert.deepEqual(splitContent(tags, "a <"), { thinking: "", text: "a <" });
+  assert.deepEqual(splitContent(tags, "b>\n<"), { thinking: "", text: "b>\n" });
   assert.deepEqual(splitContent(tags, "b"), { thinking: "", text: "<b" });
+  assert.deepEqual(splitContent(tags, "\n</think>"), { thinking: "", text: "\n" });
+  assert.deepEqual(splitContent(tags, " is a tag"), { thinking: "", text: "</think> is a tag" });
 });
 
 test("</think> within a line, after a <think> of the reply's own, or after a tool call is the reply's text", () => {
@@ -60,4 +63,21 @@ test("</think> within a line, after a <think> of the reply's own, or after a too
   assert.deepEqual(splitContent(tags, "Looking.\n"), { thinking: "", text: "Looking.\n" });
   flushContent(tags);
   assert.deepEqual(splitContent(tags, "</think>\nmore"), { thinking: "", text: "</think>\nmore" });
+});
+
+test("</think> in a code block, or with more after it on its line, is the reply's text, cut anywhere", () => {
+  for (const whole of ["Strip the tag:\n```\n</think>\n```\nDone.", "In a list:\n~~~xml\n  </think>\n~~~\n", "Tags:\n</think> closes the block.\nThat is all."]) {
+    for (let cut = 0; cut <= whole.length; cut++) {
+      assert.deepEqual(split([whole.slice(0, cut), whole.slice(cut)]), { thinking: "", text: whole }, `${JSON.stringify(whole)} cut at ${cut}`);
+    }
+    assert.deepEqual(split([...whole]), { thinking: "", text: whole }, `${JSON.stringify(whole)} one character at a time`);
+  }
+});
+
+test("unopened thinking closes after a code block it holds, and at the reply's end, cut anywhere", () => {
+  const whole = "Try:\n```\nx = 1\n```\n</think>\r\n\nIt is 1.";
+  for (let cut = 0; cut <= whole.length; cut++) {
+    assert.deepEqual(split([whole.slice(0, cut), whole.slice(cut)]), { thinking: "Try:\n```\nx = 1\n```\n", text: "It is 1." }, `cut at ${cut}`);
+  }
+  assert.deepEqual(split([..."Hmm.\n</think> "]), { thinking: "Hmm.\n", text: "" });
 });

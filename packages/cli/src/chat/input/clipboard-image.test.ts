@@ -38,3 +38,11 @@ test("an image over the agent's limit is refused with a note saying the limit", 
   const PATH = toolsPath(t, { "wl-paste": `if [ "$1" = "--list-types" ]; then echo image/png; else head -c ${MAX_IMAGE_BYTES + 1} /dev/zero; fi` });
   assert.deepEqual(await readClipboardImage({ env: { PATH, WAYLAND_DISPLAY: "w" }, platform: "linux" }), { ok: false, note: "the clipboard's image is larger than 64 MB, more than the agent reads" });
 });
+
+test("a clipboard tool that does not answer is given up on with a note saying so, not taken for an empty clipboard", async (t) => {
+  const PATH = toolsPath(t, { "wl-paste": `if [ "$1" = "--list-types" ]; then sleep 5; else sleep 5; fi`, xclip: `if [ "$4" = TARGETS ]; then echo image/png; else sleep 5; fi` });
+  const started = Date.now();
+  assert.deepEqual(await readClipboardImage({ env: { PATH, WAYLAND_DISPLAY: "w" }, platform: "linux", timeoutMs: 300 }), { ok: false, note: "Ctrl+V could not read the clipboard: wl-paste did not answer in 0.3 s" });
+  assert.deepEqual(await readClipboardImage({ env: { PATH, DISPLAY: ":0" }, platform: "linux", timeoutMs: 300 }), { ok: false, note: "Ctrl+V could not read the clipboard: xclip did not answer in 0.3 s" });
+  assert.ok(Date.now() - started < 4_000, "neither waited for the tool");
+});

@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, join } from "node:path";
 
 /** The agent's Read tool takes no image larger than this (MAX_IMAGE_SOURCE_BYTES in the agent's
  * tools/image/fit-image.ts); it shrinks anything smaller to fit what the model takes. */
@@ -19,23 +19,28 @@ const TIMEOUT_MS = 5_000;
 
 export type ClipboardImage = { ok: true; bytes: Buffer; extension: string } | { ok: false; note: string };
 
-type Place = { env: NodeJS.ProcessEnv; platform: NodeJS.Platform };
+/** `timeoutMs`: how long a tool is waited for (TIMEOUT_MS). */
+type Place = { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; timeoutMs?: number };
+
+/** Runs a clipboard tool: its stdout, at most `max` bytes (MAX_IMAGE_BYTES). */
+type Run = (tool: string, args: string[], max?: number) => Promise<Buffer>;
 
 /** The clipboard's image, or a note saying why there is none (no image, no tool, too large). */
 export async function readClipboardImage(place: Place = { env: process.env, platform: process.platform }): Promise<ClipboardImage> {
   const { env, platform } = place;
   const found = (name: string) => onPath(name, env);
+  const exec: Run = (tool, args, max = MAX_IMAGE_BYTES) => run(tool, args, max, place.timeoutMs ?? TIMEOUT_MS);
   try {
-    if (platform === "darwin") return await macImage(found);
-    if (platform === "win32" || isWsl(env)) return await windowsImage(found);
+    if (platform === "darwin") return await macImage(exec, found);
+    if (platform === "win32" || isWsl(env)) return await windowsImage(exec, found);
     if (env.WAYLAND_DISPLAY) {
       const tool = found("wl-paste");
-      if (tool) return await listedImage(tool, ["--list-types"], (type) => ["--type", type]);
+      if (tool) return await listedImage(exec, tool, ["--list-types"], (type) => ["--type", type]);
       if (!env.DISPLAY) return { ok: false, note: "Ctrl+V reads an image with wl-paste, which is not installed: install wl-clipboard" };
     }
     if (env.DISPLAY) {
       const tool = found("xclip");
-      if (tool) return await listedImage(tool, ["-selection", "clipboard", "-t", "TARGETS", "-o"], (type) => ["-selection", "clipboard", "-t", type, "-o"]);
+      if (tool) return await listedImage(exec, tool, ["-selection", "clipboard", "-t", "TARGETS", "-o"], (type) => ["-selection", "clipboard", "-t", type, "-o"]);
       return { ok: false, note: "Ctrl+V reads an image with xclip, which is not installed: install xclip" };
     }
     return { ok: false, note: "Ctrl+V finds no clipboard here: neither WAYLAND_DISPLAY nor DISPLAY is set (a terminal over ssh?)" };
@@ -46,9 +51,13 @@ export async function readClipboardImage(place: Place = { env: process.env, plat
 }
 
 /** Wayland's and X11's tools list the clipboard's types, then give the bytes of one. */
-async function listedImage(tool: string, list: string[], get: (type: string) => string[]): Promise<ClipboardImage> {
-  // An empty clipboard makes both fail ("No selection", "target TARGETS not available").
-  const listed = await run(tool, list).catch(() => undefined);
+async function listedImage(run: Run, tool: string, list: string[], get: (type: string) => string[]): Promise<ClipboardImage> {
+  // An empty clipboard makes both fail ("No selection", "target TARGETS not available"); one that
+  // does not answer is no empty clipboard.
+  const listed = await run(tool, list).catch((error: unknown) => {
+    if (error instanceof NoAnswer) throw error;
+    return undefined;
+  });
   if (!listed) return noImage();
   const types = listed.toString("utf8").split(/\r?\n/).map((line) => line.trim());
   const type = Object.keys(TYPES).find((t) => types.includes(t));
@@ -56,10 +65,13 @@ async function listedImage(tool: string, list: string[], get: (type: string) => 
   return image(await run(tool, get(type)), TYPES[type]!);
 }
 
-async function macImage(found: (name: string) => string | undefined): Promise<ClipboardImage> {
+async function macImage(run: Run, found: (name: string) => string | undefined): Promise<ClipboardImage> {
   const pngpaste = found("pngpaste");
   if (pngpaste) {
-    const bytes = await run(pngpaste, ["-"]).catch(() => undefined);
+    const bytes = await run(pngpaste, ["-"]).catch((error: unknown) => {
+      if (error instanceof NoAnswer) throw error;
+      return undefined;
+    });
     return bytes?.length ? image(bytes, "png") : noImage();
   }
   // AppleScript writes the clipboard's PNG («class PNGf») into a file; with none, it fails.
@@ -67,7 +79,13 @@ async function macImage(found: (name: string) => string | undefined): Promise<Cl
   try {
     const file = join(dir, "clipboard.png");
     const script = [`set png to (the clipboard as «class PNGf»)`, `set f to open for access POSIX file ${JSON.stringify(file)} with write permission`, "write png to f", "close access f"];
-    const done = await run("osascript", script.flatMap((line) => ["-e", line])).then(() => true, () => false);
+    const done = await run("osascript", script.flatMap((line) => ["-e", line])).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof NoAnswer) throw error;
+        return false;
+      },
+    );
     if (!done) return noImage();
     if (statSync(file).size > MAX_IMAGE_BYTES) return tooLarge();
     return image(readFileSync(file), "png");
@@ -76,7 +94,7 @@ async function macImage(found: (name: string) => string | undefined): Promise<Cl
   }
 }
 
-async function windowsImage(found: (name: string) => string | undefined): Promise<ClipboardImage> {
+async function windowsImage(run: Run, found: (name: string) => string | undefined): Promise<ClipboardImage> {
   const shell = found("powershell.exe") ?? found("powershell");
   if (!shell) return { ok: false, note: "Ctrl+V reads an image with powershell.exe, which is not on PATH" };
   // Base64 on stdout: PowerShell's own stdout would mangle bytes.
@@ -94,12 +112,16 @@ function image(bytes: Buffer, extension: string): ClipboardImage {
   return bytes.length > MAX_IMAGE_BYTES ? tooLarge() : { ok: true, bytes, extension };
 }
 
+/** A tool that did not answer in time: not an empty clipboard. */
+class NoAnswer extends Error {}
+
 /** `tool args…`'s stdout; one over `max` bytes is too large an image. */
-function run(tool: string, args: string[], max = MAX_IMAGE_BYTES): Promise<Buffer> {
+function run(tool: string, args: string[], max: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile(tool, args, { encoding: "buffer", maxBuffer: max + 1, timeout: TIMEOUT_MS, windowsHide: true }, (error, stdout, stderr) => {
+    execFile(tool, args, { encoding: "buffer", maxBuffer: max + 1, timeout: timeoutMs, windowsHide: true }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
       if ((error as { code?: unknown }).code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return reject(new Error(TOO_LARGE));
+      if (error.killed) return reject(new NoAnswer(`${basename(tool)} did not answer in ${timeoutMs / 1000} s`));
       const said = stderr.toString("utf8").trim().split("\n")[0];
       reject(new Error(`${tool} failed${said ? `: ${said}` : ""}`));
     });

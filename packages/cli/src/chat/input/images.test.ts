@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { forgetOldImages, imageStore } from "./images.ts";
@@ -78,4 +78,14 @@ test("an image in the project whose path a mention would misread (a #, a leading
   writeFileSync(join(dir, "docs", "it's (v2).png"), "quoted");
   assert.deepEqual(store.adopt(join(dir, "docs", "it's (v2).png")), { ok: true, mention: "@docs/it's\\ (v2).png" }, "one it reads is named where it is");
   assert.match((store.adopt(join(dir, "gone.png")) as { note: string }).note, /^cannot read .*gone\.png: ENOENT/, "one gone meanwhile is a note, not a throw");
+});
+
+test("an image kept, saved or copied in, is the user's alone to read, whatever the mode of the file it came from", (t) => {
+  const { root, project: dir } = project(t);
+  writeFileSync(join(root, "shared.png"), "shared", { mode: 0o644 });
+  const store = imageStore(dir);
+  for (const kept of [store.save(Buffer.from("clip"), "png"), store.adopt(join(root, "shared.png"))]) {
+    assert.ok(kept.ok);
+    assert.equal(statSync(join(dir, kept.mention.slice(1))).mode & 0o777, 0o600, kept.mention);
+  }
 });

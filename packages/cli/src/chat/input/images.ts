@@ -4,7 +4,7 @@
 // as any file of the project is (the agent attaches the image: agent/harness/mentions/files.ts).
 // They are kept KEPT_IMAGE_DAYS: a chat, as it starts, deletes those kept longer (forgetOldImages).
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { extname, isAbsolute, join, relative } from "node:path";
 import { findImports } from "@harness/agent/markdown-imports";
@@ -17,6 +17,10 @@ export const KEPT_IMAGE_DAYS = 30;
 /** The names `newFile` gives (below): the only files here the chat deletes, never one someone else
  * put in the directory. */
 const KEPT_NAME = /^image-\d{8}-\d{6}-[0-9a-f]{6}\.[a-z0-9]+$/;
+
+/** How an image is kept: the user's alone to read (a screenshot may show anything), in a file of
+ * its own, never one that was there already (or a link someone put in its place). */
+const KEPT = { mode: 0o600, flag: "wx" } as const;
 
 /** A file attached: the `@path` mention the prompt sends, or why it cannot be. */
 export type Attached = { ok: true; mention: string } | { ok: false; note: string };
@@ -45,7 +49,7 @@ export function imageStore(project: string): ImageStore {
       if (bytes.length > MAX_IMAGE_BYTES) return tooLarge("the image");
       try {
         const file = newFile(extension);
-        writeFileSync(file, bytes, { mode: 0o600 });
+        writeFileSync(file, bytes, KEPT);
         return { ok: true, mention: mention(file) };
       } catch (error) {
         return { ok: false, note: `cannot keep the image in ${dir}: ${(error as Error).message}` };
@@ -63,7 +67,8 @@ export function imageStore(project: string): ImageStore {
       if (inside && !inside.startsWith("..") && !isAbsolute(inside) && readsBack(inside)) return { ok: true, mention: mention(file) };
       try {
         const copy = newFile(extname(file).slice(1).toLowerCase());
-        copyFileSync(file, copy);
+        // Read and written, not copied: a copy would take the mode of the file it came from.
+        writeFileSync(copy, readFileSync(file), KEPT);
         return { ok: true, mention: mention(copy) };
       } catch (error) {
         return { ok: false, note: `cannot copy ${file} into ${dir}: ${(error as Error).message}` };

@@ -1,5 +1,6 @@
 // The report /cost answers with, without a model call: what the conversation has spent so far. Its
 // own module, for a backend that counts the conversation without the agent loop (claude-code).
+import { priceOf } from "@harness/llm";
 import type { ConversationSpend } from "../resources.ts";
 
 /** The conversation's usage and cost so far, its model calls (its sub-agents' and hooks' included)
@@ -23,10 +24,11 @@ export function costReport(spent: ConversationSpend, now = Date.now(), model?: s
   return rows.map(([label, value]) => `${label.padEnd(width)} ${value}`).join("\n");
 }
 
-/** What the calls cost, as far as it is known: a price missing from the list is not a price of 0. */
+/** What the calls cost, as far as it is known: a price missing from the list is not a price of 0.
+ * `model` is named only when its price is missing: the calls may have been another model's. */
 function costText({ usage, calls }: ConversationSpend, model: string | undefined): string {
   const unpriced = usage.unpricedCalls ?? 0;
-  if (usage.costUsd === undefined && calls > 0) return `not known (${model ? `no price for ${model}` : "the price of the model is not known"})`;
+  if (usage.costUsd === undefined && calls > 0) return `not known (${model && !priceOf(model) ? `no price for ${model}` : "the price of the model is not known"})`;
   const known = `$${(usage.costUsd ?? 0).toFixed(4)}`;
   return unpriced > 0 ? `${known} + ${unpriced} call${unpriced === 1 ? "" : "s"} of unknown price` : known;
 }

@@ -124,6 +124,17 @@ test("/cost adds what the priced calls cost and counts the calls of a model with
   assert.match(result.result, /Model calls:\s+3\b/);
 });
 
+test("/cost after calls of a model without a price names that model's price as missing, not the model the conversation has moved on to", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const first = await runInProject(project, [{ text: "Hi.", usage: { inputTokens: 1000, outputTokens: 100 } }], { resources, model: "openai/qwen3-235b-a22b" });
+  const moved = await runInProject(project, [], { prompt: "/cost", resources, model: "claude-sonnet-4-6", history: first.result.transcript });
+  assert.match(moved.result.result, /Total cost:\s+not known \(the price of the model is not known\)\n/);
+  const stayed = await runInProject(project, [], { prompt: "/cost", resources, model: "openai/qwen3-235b-a22b", history: first.result.transcript });
+  assert.match(stayed.result.result, /Total cost:\s+not known \(no price for openai\/qwen3-235b-a22b\)\n/);
+});
+
 test("/cost at the start of a conversation says nothing has been spent", async (t) => {
   const project = await tempProject(t);
   const { provider, result } = await runInProject(project, [], { prompt: "/cost" });

@@ -146,3 +146,14 @@ test("arguments sent as a JSON object rather than a string of one are taken as t
   const events = feed(state, chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "bash", arguments: { command: "ls" } } }] }), chunk({}, "tool_calls"));
   assert.deepEqual(events.filter((e) => e.type === "tool-call-end"), [{ type: "tool-call-end", id: "a", name: "bash", input: { command: "ls" } }]);
 });
+
+test("a reply whose server gave its reasoning in a field of its own keeps a </think> line of its content as text", () => {
+  const state = createOpenAIStreamState();
+  const events = feed(state, chunk({ reasoning_content: "They ask about tags." }), chunk({ content: "The closing tag:\n" }), chunk({ content: "</think>\nends it." }), chunk({}, "stop"));
+  assert.deepEqual(
+    events.filter((e) => e.type !== "thinking-delta").map((e) => e.type),
+    ["text-delta", "text-delta"],
+  );
+  assert.deepEqual(openAIAssistantMessage(state).content.at(-1), { type: "text", text: "The closing tag:\n</think>\nends it." });
+  assert.equal(state.reasoning, "They ask about tags.");
+});

@@ -89,6 +89,8 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
       state.reasoning += content || reasoning;
       state.reasoningField = content ? "reasoning_content" : "reasoning";
       out.push({ type: "thinking-delta", text: (content || reasoning)! });
+      // A server that parses the reasoning out leaves none in the content: its tags are the reply's.
+      if (state.thinkTags.mode === "start" && state.thinkTags.held === "") state.thinkTags.mode = "text";
     }
     if (delta.content) addContent(state, splitContent(state.thinkTags, delta.content), out);
     else if (delta.tool_calls || delta.refusal) addContent(state, flushContent(state.thinkTags), out);

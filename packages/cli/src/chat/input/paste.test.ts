@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
+import { findImports } from "@harness/agent/markdown-imports";
 import { bracketedPaste, collapses, placeholder, type KeptPrompt } from "./paste.ts";
 import { reverseSearch } from "./search.ts";
 import { appendHistory, loadHistory } from "./history.ts";
@@ -210,6 +211,19 @@ test("an image attached shows as [Image #N], numbered with the pastes, and is en
   await type(".\r");
   assert.deepEqual(entered, [`see${lines(4)} @.harness/images/a.png now, and @.harness/images/b.png.`]);
   assert.deepEqual(paste.forHistory(entered[0]!), { display: `see[Pasted text #1 +3 lines] @.harness/images/a.png now, and @.harness/images/b.png.`, pastedContents: { 1: { id: 1, type: "text", content: lines(4) } } }, "the history keeps the mentions");
+});
+
+test("an image followed by a quote and more, or by punctuation, is entered as a mention that names its file", async (t) => {
+  const { paste, entered, type } = editorAt(t);
+  await type("what is in ");
+  paste.attach("@.harness/images/a.png");
+  await type("'s corner, and (");
+  paste.attach("@.harness/images/b.png");
+  await type(")? or ");
+  paste.attach("@.harness/images/c.png");
+  await type("\"x\"\r");
+  assert.deepEqual(findImports(entered[0]!), [".harness/images/a.png", ".harness/images/b.png", ".harness/images/c.png"], entered[0]);
+  assert.match(entered[0]!, / @\.harness\/images\/b\.png\)\? or/, "punctuation followed by a blank stays against it");
 });
 
 test("an image whose placeholder was taken off, or on a line cleared, is not entered", async (t) => {

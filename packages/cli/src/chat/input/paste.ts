@@ -86,12 +86,13 @@ export type BracketedPaste = {
 export const imagePlaceholder = (id: number) => `[Image #${id}]`;
 
 /** `line` with each image's placeholder as its mention, set apart by blanks (a mention starts after
- * one, and ends at one or at sentence punctuation: agent/context/markdown-imports.ts). */
+ * one, and ends at one; sentence punctuation at its end is left off it, so that punctuation the line
+ * ends in or has a blank after stays against it: agent/context/markdown-imports.ts). */
 function withMentions(line: string, images: Iterable<{ placeholder: string; content: string }>): string {
   let text = line;
   for (const { placeholder, content } of images) {
     const parts = text.split(placeholder);
-    text = parts.reduce((out, part) => `${out}${/\S$/.test(out) ? " " : ""}${content}${/^[^\s.,;:!?)\]}'"]/.test(part) ? " " : ""}${part}`);
+    text = parts.reduce((out, part) => `${out}${/\S$/.test(out) ? " " : ""}${content}${/^(\s|[.,;:!?)\]}'"]+(\s|$))/.test(part) || part === "" ? "" : " "}${part}`);
   }
   return text;
 }

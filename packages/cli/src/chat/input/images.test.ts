@@ -89,3 +89,21 @@ test("an image kept, saved or copied in, is the user's alone to read, whatever t
     assert.equal(statSync(join(dir, kept.mention.slice(1))).mode & 0o777, 0o600, kept.mention);
   }
 });
+
+test("an image pasted by a path in the project that leads out of it through a link is copied in: the runs read the project's files without asking, not what a link leads to", (t) => {
+  const { root, project: dir } = project(t);
+  writeFileSync(join(root, "private.png"), "outside");
+  symlinkSync(join(root, "private.png"), join(dir, "docs", "linked.png"));
+  symlinkSync(join(root), join(dir, "up"));
+  const store = imageStore(dir);
+  for (const pasted of [join(dir, "docs", "linked.png"), join(dir, "up", "private.png")]) {
+    const adopted = store.adopt(pasted);
+    assert.ok(adopted.ok);
+    assert.match(adopted.mention, /^@\.harness\/images\/image-.*\.png$/, pasted);
+    assert.equal(readFileSync(join(dir, adopted.mention.slice(1)), "utf8"), "outside");
+  }
+  // A project reached through a link itself: a file in it is still named where it is.
+  symlinkSync(dir, join(root, "via-link"));
+  writeFileSync(join(dir, "docs", "here.png"), "here");
+  assert.deepEqual(imageStore(join(root, "via-link")).adopt(join(dir, "docs", "here.png")), { ok: true, mention: "@docs/here.png" });
+});

@@ -4,7 +4,7 @@
 // as any file of the project is (the agent attaches the image: agent/harness/mentions/files.ts).
 // They are kept KEPT_IMAGE_DAYS: a chat, as it starts, deletes those kept longer (forgetOldImages).
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { extname, isAbsolute, join, relative } from "node:path";
 import { findImports } from "@harness/agent/markdown-imports";
@@ -42,7 +42,8 @@ export function imageStore(project: string): ImageStore {
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
     return join(dir, `image-${stamp}-${randomBytes(3).toString("hex")}.${extension}`);
   };
-  const mention = (file: string) => `@${relative(project, file).replaceAll(" ", "\\ ")}`;
+  const mentionOf = (inside: string) => `@${inside.replaceAll(" ", "\\ ")}`;
+  const mention = (file: string) => mentionOf(relative(project, file));
   const tooLarge = (what: string) => ({ ok: false as const, note: `${what} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB, more than the agent reads` });
   return {
     save(bytes, extension) {
@@ -56,15 +57,18 @@ export function imageStore(project: string): ImageStore {
       }
     },
     adopt(file) {
+      // Where the file really is, its links resolved, as the runs' permissions see it: one that a
+      // link in the project leads out of it to would need approval to be read.
+      let inside: string;
       try {
         if (statSync(file).size > MAX_IMAGE_BYTES) return tooLarge(file);
+        inside = relative(realpathSync(project), realpathSync(file));
       } catch (error) {
         return { ok: false, note: `cannot read ${file}: ${(error as Error).message}` };
       }
-      const inside = relative(project, file);
       // Named where it is only when its mention reads back as its path (agent/context/markdown-imports.ts
       // escapes spaces only, cuts a #fragment, and takes no path that starts with "(" or "é").
-      if (inside && !inside.startsWith("..") && !isAbsolute(inside) && readsBack(inside)) return { ok: true, mention: mention(file) };
+      if (inside && !inside.startsWith("..") && !isAbsolute(inside) && readsBack(inside)) return { ok: true, mention: mentionOf(inside) };
       try {
         const copy = newFile(extname(file).slice(1).toLowerCase());
         // Read and written, not copied: a copy would take the mode of the file it came from.

@@ -173,3 +173,29 @@ test("bad log settings stop the server at start, naming the variable and the val
     assert.match(started.message, new RegExp(`exited with 1 before listening:\\nharness: cannot start the server: ${name} must be ${allowed}, got "${value}"\\n$`));
   }
 });
+
+test("a server whose log's reader goes away (a closed pipe) goes on serving, and stops cleanly", async () => {
+  const dataDir = await newDataDir();
+  const main = fileURLToPath(new URL("../packages/cli/bin/harness.mjs", import.meta.url));
+  const child = spawn(process.execPath, [...SERVER_GC_FLAGS, main, "serve"], {
+    env: { ...process.env, ...modelEnv(), PORT: "0", HARNESS_DATA_DIR: dataDir, HOME: join(dataDir, "home") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  try {
+    await waitFor(() => /Harness listening on (\S+)\n/.test(stdout), "the server's URL");
+    const url = /Harness listening on (\S+)\n/.exec(stdout)![1];
+    // As `harness serve | head -1` leaves it: the next line written meets a pipe nobody reads.
+    child.stdout.destroy();
+    for (let i = 0; i < 5; i++) assert.equal((await fetch(`${url}/sessions?userId=ann`)).status, 200, stderr);
+    assert.equal((await fetch(`${url}/healthz`)).status, 200);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.equal(await exited, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE/);
+});

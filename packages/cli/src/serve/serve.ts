@@ -40,8 +40,8 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   }
   // The command's own lines go as the server's do (HARNESS_LOG_FORMAT…), each on the stream it
   // always went to: the server's on stdout (its URL first), the command's "harness: …" on stderr.
-  const out = logWriter(logging, (line) => io.stdout.write(`${line}\n`));
-  const err = logWriter(logging, (line) => io.stderr.write(`${line}\n`));
+  const out = logWriter(logging, linesTo(io.stdout));
+  const err = logWriter(logging, linesTo(io.stderr));
   const warn = (what: string) => err(`harness: warning: ${what}`, { level: "warn", msg: what });
   if (!hasAnthropicCredentials(undefined, env)) warn("ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is");
 
@@ -101,4 +101,14 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   err(`harness: ${why}`, { msg: why });
   await server.close();
   return 0;
+}
+
+/** Writes each line to `sink`. A stream whose reader went away (`harness serve | head -1`: EPIPE)
+ * takes no more lines, rather than take the server down with its unhandled error. */
+function linesTo(sink: Sink): (line: string) => void {
+  let gone = false;
+  (sink as Sink & Partial<Pick<NodeJS.EventEmitter, "on">>).on?.("error", () => (gone = true));
+  return (line) => {
+    if (!gone) sink.write(`${line}\n`);
+  };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, toolThenText, waitFor, type FakeAnthropic } from "@harness/test-utils";
 import { harness } from "../test-support.ts";
+import { projectDataDir, projectPath } from "../project-dir.ts";
 
 let fake: FakeAnthropic;
 let home: string;
@@ -204,4 +205,19 @@ test("a local chat, as it starts, deletes the images it kept in the project more
   const chat = await localChat(["hi"], "", dir);
   assert.equal(chat.code, 0, chat.stderr);
   assert.deepEqual(readdirSync(kept).sort(), ["diagram.png", "image-20251120-120000-3d4e5f.png"]);
+});
+
+test("a local chat's server log beside its sessions has a timestamped line each, at info and above, a failed run's escapes shown, not played", async () => {
+  fake.push({ kind: "http-error", status: 400, message: "no such tool\u001b[2J\u001b]0;owned\u0007\nat all" });
+  const failed = await localChat(["--session", "logged", "fail please"], "");
+  assert.match(failed.stderr, /no such tool/);
+  const lines = readFileSync(join(projectDataDir(projectPath(project), home), "server.log"), "utf8").split("\n").slice(0, -1);
+  for (const line of lines) assert.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \S/, line);
+  assert.ok(lines.some((line) => / Harness listening on http:\/\/127\.0\.0\.1:\d+$/.test(line)), lines.join("\n"));
+  assert.ok(lines.some((line) => / client connected to me\/logged from 127\.0\.0\.1$/.test(line)), lines.join("\n"));
+  assert.ok(!lines.some((line) => / GET \/ws\?/.test(line)), "no handshake: those are debug lines");
+  const end = lines.find((line) => / session me\/logged: run failed: /.test(line));
+  assert.ok(end, lines.join("\n"));
+  assert.match(end, /no such tool\\x1b\[2J\\x1b\]0;owned\\x07 at all/);
+  assert.doesNotMatch(lines.join("\n"), /[\u0000-\u0008\u000b-\u001f]/);
 });

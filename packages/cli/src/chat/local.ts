@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RunnerRunOptions, SessionEndReason } from "@harness/protocol";
-import type { ServerLog } from "@harness/server";
+import { logWriter } from "@harness/server/log";
 import { DEBUG_ENV, debugSetting } from "@harness/runner/debug-setting";
 import { chatCommand, defaultUser, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./modes.ts";
@@ -39,16 +39,16 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   // The chat's plan mode, which its server reads at each query: the wire's configure has no name for it.
   const plan: PlanSwitch = { on: command.planMode === true };
   // The server's own lines (its URL, runner starts and stops) would break into the conversation:
-  // they go to a log beside the sessions.
+  // they go to a log beside the sessions, timestamped, without the debug lines (probes and
+  // handshakes: the chat's own make many).
   const logFile = join(dataDir, "server.log");
-  const log: ServerLog = (line, detail) => {
-    if (detail?.level === "debug") return; // probes and handshakes: the chat's own make many
+  const log = logWriter({ format: "text", level: "info", timestamps: true }, (line) => {
     try {
-      appendFileSync(logFile, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+      appendFileSync(logFile, `${line}\n`, { mode: 0o600 });
     } catch {
       // A log that cannot be written is no reason to stop the chat.
     }
-  };
+  });
   const { DataDirTakenError, startServer } = await import("@harness/server");
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -41,3 +41,20 @@ test("lines below the level are left out, in either form", () => {
     ["w", "e"],
   );
 });
+
+test("a text line stays one line whatever it quotes: line breaks join it, control characters (a terminal's escapes) are shown escaped", () => {
+  const out = written({ format: "text", level: "info", timestamps: true }, [
+    ["runner 7 exited with code 1; its last output: Error: boom\n2026-03-04T05:06:07.089Z session ann/s1: run completed"],
+    ["session ann/s1: run failed: \u001b[2J\u001b]0;owned\u0007 cleared\r\n  and \u009b31m red\u2028end\u007f"],
+  ]);
+  assert.deepEqual(out, [
+    "2026-03-04T05:06:07.089Z runner 7 exited with code 1; its last output: Error: boom 2026-03-04T05:06:07.089Z session ann/s1: run completed",
+    "2026-03-04T05:06:07.089Z session ann/s1: run failed: \\x1b[2J\\x1b]0;owned\\x07 cleared and \\x9b31m red end\\x7f",
+  ]);
+});
+
+test("a JSON line escapes what a terminal would take for a command, and stays JSON", () => {
+  const [line] = written({ format: "json", level: "info", timestamps: false }, [["x", { msg: "a \u009b31m b\u2028c\u007f", error: "\u001b[2J" }]]);
+  assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+  assert.deepEqual(JSON.parse(line), { time: "2026-03-04T05:06:07.089Z", level: "info", msg: "a \u009b31m b\u2028c\u007f", error: "\u001b[2J" });
+});

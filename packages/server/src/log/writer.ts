@@ -23,7 +23,22 @@ export function logWriter(settings: LogSettings, write: (line: string) => void, 
   return (line, detail = {}) => {
     const { level = "info", msg = line, ...fields } = detail;
     if (LOG_LEVELS.indexOf(level) < least) return;
-    if (settings.format === "json") write(JSON.stringify({ time: now().toISOString(), level, msg, ...fields }));
-    else write(settings.timestamps ? `${now().toISOString()} ${line}` : line);
+    if (settings.format === "json") write(JSON.stringify({ time: now().toISOString(), level, msg, ...fields }).replace(UNESCAPED_BY_JSON, (c) => `\\u${hex(c, 4)}`));
+    else write(settings.timestamps ? `${now().toISOString()} ${oneLine(line)}` : oneLine(line));
   };
+}
+
+const LINE_BREAKS = /\s*[\r\n\u2028\u2029]+\s*/g;
+/** C0 controls but the tab, DEL and C1: a terminal that shows the log takes ESC or CSI for a command. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** What JSON.stringify leaves as it is in a string, and a terminal or a line reader would not. */
+const UNESCAPED_BY_JSON = /[\u007f-\u009f\u2028\u2029]/g;
+
+const hex = (c: string, digits: number) => c.charCodeAt(0).toString(16).padStart(digits, "0");
+
+/** `line` as one line of text, whatever it quotes (an error's several lines, a runner's output, a
+ * client's words): its line breaks joined by a space, its controls shown as `\x1b`, so that nothing
+ * in it can pass for a line of its own or drive the terminal that shows it. */
+export function oneLine(line: string): string {
+  return line.replace(LINE_BREAKS, " ").replace(CONTROLS, (c) => `\\x${hex(c, 2)}`);
 }

@@ -256,7 +256,8 @@ export async function spawnRunner(options: SpawnRunnerOptions): Promise<RunnerPr
       const said = listeningUrl(last) ? "" : hide(last);
       end = { how: `${signal ? "was killed" : "exited"} (${exitReason})`, ...(said && { said }) };
       // One that never got ready fails its start, which says why; one asked to stop is expected to.
-      if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`);
+      // An error of the server's: its sessions' runs end in error, and a log kept to warn shows it.
+      if (ready && !stopping && exitReason !== "code 0") options.log?.(`runner ${child.pid} ${describeEnd(end, " while serving")}`, { level: "error", pid: child.pid });
       // Killed before it could end what it started (a sandboxed command's network relays, a
       // command): those are still in its process group, with nobody left to stop them.
       if (signal && child.pid !== undefined) {

@@ -9,6 +9,7 @@ import { createRunnerClient, RunnerHttpError, type RunnerTransport } from "@harn
 import { nodeTransport } from "@harness/runner/node-transport";
 import { runnerVersion } from "@harness/runner/version";
 import { processAlive, startFakeAnthropic, type FakeAnthropic } from "@harness/test-utils";
+import type { LogDetail } from "../log/writer.ts";
 import { MAX_LOG_BYTES, spawnRunner } from "./process.ts";
 import { createRunnerPool, type RunnerPool, type RunnerPoolOptions } from "./pool.ts";
 import { createSupervisedRunner, type RunnerProcessInfo, type SupervisedRunner, type SupervisorOptions } from "./supervisor.ts";
@@ -104,9 +105,10 @@ test("a runner listens on a socket in its user's directory, or on loopback, what
   assert.match(onLoopback.url()!, /^http:\/\/127\.0\.0\.1:\d+\//);
 });
 
-test("a runner is reused while healthy, restarted after it died, and stopped after being idle", async () => {
+test("a runner is reused while healthy, restarted after it died (an error in the log), and stopped after being idle", async () => {
   const logged: string[] = [];
-  const runner = supervised("lifecycle", { idleMs: 300, pool: pool("lifecycle", { log: (line) => logged.push(line) }) });
+  const details = new Map<string, LogDetail | undefined>();
+  const runner = supervised("lifecycle", { idleMs: 300, pool: pool("lifecycle", { log: (line, detail) => (logged.push(line), details.set(line, detail)) }) });
   fake.push({ text: "one" }, { text: "two" }, { text: "three" });
   await collect(runner, "one");
   const pid = runner.pid()!;
@@ -116,6 +118,7 @@ test("a runner is reused while healthy, restarted after it died, and stopped aft
   process.kill(pid, "SIGKILL");
   await waitFor(() => !processAlive(pid), "the runner to die");
   await waitFor(() => logged.some((line) => line === `runner ${pid} was killed (SIGKILL) while serving`), "the server to log the death");
+  assert.deepEqual(details.get(`runner ${pid} was killed (SIGKILL) while serving`), { level: "error", pid });
   const events = await collect(runner, "three");
   assert.equal(events.at(-1)?.type, "run.completed");
   const second = runner.pid()!;

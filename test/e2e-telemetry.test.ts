@@ -4,10 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { findClaudeCodeExecutable } from "@harness/runner";
-import { claudeCodeRoute, startFakeAnthropic, startHarnessServer, MinimalClient, type EventRecord, type MetricPoint } from "@harness/test-utils";
+import { claudeCodeRoute, freePort, startFakeAnthropic, startHarnessServer, MinimalClient, type EventRecord, type MetricPoint } from "@harness/test-utils";
 import { harness, tempDir, withFake } from "../packages/cli/src/test-support.ts";
 import { bashThenAnswer, collector } from "./telemetry-support.ts";
 
@@ -297,11 +296,3 @@ async function runInSession(t: { after(fn: () => unknown): void }, url: string, 
   await client.waitForState((s) => s.status === "idle" && s.messages.length === 2 && s.messages[1].status !== "running", timeoutMs, "the run to end");
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -75,3 +75,4 @@ export { startFakeOtlpCollector } from "./fake-otlp-collector.ts";
 export type { FakeOtlpCollector, OtlpReply, OtlpRequest } from "./fake-otlp-collector.ts";
 export { attributeMap, decodeLogsRequest, decodeMetricsRequest, decodeTracesRequest, eventRecordsOf, metricPointsOf, protobufFields, spanRecordsOf } from "./otlp-decode.ts";
 export type { EventRecord, MetricPoint, OtlpLogsJson, OtlpMetricsJson, OtlpTracesJson, SpanRecord } from "./otlp-decode.ts";
+export { freePort } from "./free-port.ts";

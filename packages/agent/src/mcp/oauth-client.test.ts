@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startFakeOAuthServer, startMcpTestHttpServer, type FakeOAuthServer, type McpTestHttpServer } from "@harness/test-utils";
+import { freePort, startFakeOAuthServer, startMcpTestHttpServer, type FakeOAuthServer, type McpTestHttpServer } from "@harness/test-utils";
 import type { McpOAuthClientConfig, McpRemoteServerConfig } from "./config.ts";
 import { startMcp } from "./manager.ts";
 import { mcpLogin } from "./oauth-login.ts";
@@ -15,15 +15,6 @@ import { mcpOAuthFile, saveClientSecret } from "./oauth-store.ts";
 
 const cwd = tmpdir();
 const env = { BROWSER: "none" };
-
-/** A loopback port nobody listens on (now). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe("OAuth sign-in with a client registered beforehand", () => {
   let oauth: FakeOAuthServer;

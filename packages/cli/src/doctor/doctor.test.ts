@@ -3,23 +3,13 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { DatabaseSync } from "node:sqlite";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { FAKE_AWS_KEYS, startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
+import { FAKE_AWS_KEYS, freePort, startFakeAnthropic, startFakeOpenAI } from "@harness/test-utils";
 import { bedrockRunEnv, harness, tempDir } from "../test-support.ts";
 
 const KEY = "sk-ant-doctor-secret-key-1234567890";
-
-/** A port nothing listens on, found by listening on any and letting it go. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /** A home and a project of their own, and the environment that puts doctor in them. */
 async function place(t: test.TestContext) {

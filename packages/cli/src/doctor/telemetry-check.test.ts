@@ -2,10 +2,9 @@
 // fake collector, in a home and project of their own.
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { startFakeAnthropic, startFakeOtlpCollector } from "@harness/test-utils";
+import { freePort, startFakeAnthropic, startFakeOtlpCollector } from "@harness/test-utils";
 import { harness, tempDir } from "../test-support.ts";
 
 const SECRET = "Bearer otlp-doctor-secret-0123456789";
@@ -14,14 +13,6 @@ const SECRET = "Bearer otlp-doctor-secret-0123456789";
 const NO_OTEL = Object.fromEntries(
   ["CLAUDE_CODE_ENABLE_TELEMETRY", "OTEL_METRICS_EXPORTER", "OTEL_LOGS_EXPORTER", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_LOGS_EXPORT_INTERVAL", "CLAUDE_CODE_ENHANCED_TELEMETRY_BETA", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_TRACES_EXPORT_INTERVAL", "HARNESS_LOG_FORMAT", "HARNESS_LOG_LEVEL", "HARNESS_LOG_TIMESTAMPS"].map((name) => [name, ""]),
 );
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /** `harness doctor` in a home and project of its own, with a model that answers, and `env` over it. */
 async function doctor(t: test.TestContext, env: Record<string, string>, ...args: string[]) {

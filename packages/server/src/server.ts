@@ -283,7 +283,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     runners.stop();
     ownProcess.stop();
     // Another process holding the database's lock: the sessions' last writes wait for it, a while.
-    await db.storeUnsaved(STOP_STORE_WAIT_MS, (line) => log(`database: ${line}`));
+    await db.storeUnsaved(STOP_STORE_WAIT_MS, (line, detail) => log(`database: ${line}`, detail));
     db.close();
     lock.release();
     server.closeAllConnections();

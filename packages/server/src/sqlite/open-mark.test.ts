@@ -62,8 +62,10 @@ test("a file closed with writes it could not store stays marked open: the next s
   const lock = lockFile(path);
   await assert.rejects(Promise.resolve(store.write([{ seq: 1, operations: "[]" }], undefined, { final: true })), /locked by another process/);
   const lines: string[] = [];
-  assert.equal(await db.storeUnsaved(300, (line) => lines.push(line)), false);
+  const levels: (string | undefined)[] = [];
+  assert.equal(await db.storeUnsaved(300, (line, detail) => (lines.push(line), levels.push(detail?.level))), false);
   assert.match(lines.at(-1)!, /^not stored: session u\/s: change 1, that it was closed \(storing session u\/s failed: the session database is locked by another process .*\)$/);
+  assert.deepEqual(levels, ["warn", "error"], "waiting a warning, changes lost an error: a log kept to warnings shows both");
   lock.release();
   db.close();
   assert.match(errors.at(-1)!, /left marked open/);

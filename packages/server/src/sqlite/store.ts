@@ -12,6 +12,7 @@ import { ConversationSpentSchema, HarnessStateSchema, TranscriptMessageSchema, U
 import { DEFAULT_REPLAY_BYTES, SEQ_JUMP_AFTER_CRASH, type LoadedSession, type RunRecord, type SessionSnapshot, type SessionStore, type StoredBatch } from "@harness/session";
 import { sessionKey } from "../ids.ts";
 import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./catalog.ts";
+import type { ServerLog } from "../log/writer.ts";
 import { createExecutionStore, type ExecutionStore } from "./executions.ts";
 import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
@@ -69,7 +70,7 @@ export type SqliteDatabase = {
   /** For a server that stops: sends again the sessions' writes that failed because another process
    * held the file's lock until they are stored or `waitMs` is over, logging what it waits for and
    * what it could not store, and why. True when everything is stored. */
-  storeUnsaved(waitMs: number, log: (line: string) => void): Promise<boolean>;
+  storeUnsaved(waitMs: number, log: ServerLog): Promise<boolean>;
   /** Commits every write still waiting and closes the file. It is marked closed only when no write
    * is left unstored: otherwise the next server takes its sessions for those of one that died. */
   close(): void;
@@ -266,7 +267,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     async storeUnsaved(waitMs, log) {
       if (closed) return unsaved.describe().length === 0;
       const stored = await unsaved.store((op) => send(op, true), { waitMs, retryMs: UNSAVED_RETRY_MS, log });
-      if (!stored) log(`not stored: ${unsaved.describe().join("; ")}`);
+      if (!stored) log(`not stored: ${unsaved.describe().join("; ")}`, { level: "error" });
       return stored;
     },
     close() {

@@ -5,6 +5,7 @@
 // it is not sent again.
 import { DatabaseLockedError } from "./locked.ts";
 import type { WriteOp } from "./writer.ts";
+import type { ServerLog } from "../log/writer.ts";
 
 /** `locked`: it failed because another process held the file's lock. */
 type Entry = { op: WriteOp; done: Promise<void>; error?: string; locked?: boolean };
@@ -15,7 +16,7 @@ export type UnsavedWrites = {
   track(key: string, op: WriteOp, done: Promise<void>): void;
   /** Waits for the writes under way; sends those that failed for the file's lock again, every
    * `retryMs`, until none is left so or `waitMs` is over. True when nothing is left unstored. */
-  store(send: (op: WriteOp) => Promise<void>, options: { waitMs: number; retryMs: number; log(line: string): void }): Promise<boolean>;
+  store(send: (op: WriteOp) => Promise<void>, options: { waitMs: number; retryMs: number; log: ServerLog }): Promise<boolean>;
   /** What failed and why, one line per session, for the log. */
   describe(): string[];
 };
@@ -45,7 +46,7 @@ export function unsavedWrites(): UnsavedWrites {
       await Promise.all([...latest.values()].map((e) => e.done));
       let waiting = locked();
       if (waiting.length === 0) return failed().length === 0;
-      log(`waiting up to ${Math.round(waitMs / 1000)} s to store the last changes of ${waiting.map((e) => sessionName(e.op)).join(", ")}: ${waiting[0]!.error}`);
+      log(`waiting up to ${Math.round(waitMs / 1000)} s to store the last changes of ${waiting.map((e) => sessionName(e.op)).join(", ")}: ${waiting[0]!.error}`, { level: "warn" });
       while (waiting.length > 0 && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, retryMs));
         await Promise.all(waiting.map((e) => send(e.op).catch(() => {})));

@@ -89,8 +89,9 @@ export function applyChunk(state: OpenAIStreamState, chunk: Chunk): ModelEvent |
       state.reasoning += content || reasoning;
       state.reasoningField = content ? "reasoning_content" : "reasoning";
       out.push({ type: "thinking-delta", text: (content || reasoning)! });
-      // A server that parses the reasoning out leaves none in the content: its tags are the reply's.
-      if (state.thinkTags.mode === "start" && state.thinkTags.held === "") state.thinkTags.mode = "text";
+      // A server that parses the reasoning out leaves none unopened in the content: a lone </think>
+      // there is the reply's (a leading <think> block is still taken as thinking).
+      state.thinkTags.leadingOnly = true;
     }
     if (delta.content) addContent(state, splitContent(state.thinkTags, delta.content), out);
     else if (delta.tool_calls || delta.refusal) addContent(state, flushContent(state.thinkTags), out);

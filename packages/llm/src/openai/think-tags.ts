@@ -20,8 +20,9 @@ const CLOSE = "</think>";
  * text that a </think> may yet show to be thinking; `text`: the rest, passed through. Of the text
  * passed on in `unopened`: `tail`, its end (a <think> may begin in it); `line`, the start of its
  * last line, "" at a line's start; `fence`, the character of the code fence it is inside ("`" or
- * "~"), else "". */
-export type ThinkTags = { mode: "start" | "open" | "thinking" | "lead" | "unopened" | "text"; held: string; tail: string; line: string; fence: string };
+ * "~"), else "". `leadingOnly`: only a leading <think> block is thinking, never text a lone
+ * </think> closes (a server that parses reasoning into a field of its own leaves none unopened). */
+export type ThinkTags = { mode: "start" | "open" | "thinking" | "lead" | "unopened" | "text"; held: string; tail: string; line: string; fence: string; leadingOnly?: boolean };
 
 /** `withdraw`: the text passed on before this piece was thinking; it comes first in `thinking`'s
  * place, before `thinking`. */
@@ -59,7 +60,7 @@ export function splitContent(tags: ThinkTags, piece: string): ContentSplit {
         tags.mode = "open";
         rest = trimmed.slice(OPEN.length);
       } else {
-        tags.mode = "unopened";
+        tags.mode = tags.leadingOnly ? "text" : "unopened";
         rest = buffer;
       }
       continue;

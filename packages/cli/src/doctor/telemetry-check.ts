@@ -2,7 +2,7 @@
 // the process's, then the telemetry config, its notes as they are), then one empty export to each
 // OTLP endpoint, so that the collector answers as it would a run's (credentials, path, port).
 import { secretHiding } from "@harness/llm/hidden-secrets";
-import { type Protocol, type Signal, type SignalName, telemetryConfig } from "@harness/runner/telemetry-config";
+import { endpointVariable, type Protocol, type Signal, type SignalName, telemetryConfig } from "@harness/runner/telemetry-config";
 import { telemetryEnv } from "@harness/runner/telemetry-env";
 import { send } from "@harness/runner/telemetry-send";
 import { type Check, fail, ok, warn } from "./check.ts";
@@ -65,7 +65,7 @@ async function endpointCheck(env: Env, signal: SignalName, otlp: NonNullable<Sig
   const url = shown(otlp.endpoint);
   const upper = signal.toUpperCase();
   const own = `OTEL_EXPORTER_OTLP_${upper}_ENDPOINT`;
-  const variable = env[own]?.trim() ? own : "OTEL_EXPORTER_OTLP_ENDPOINT";
+  const variable = endpointVariable(env, signal) ?? "OTEL_EXPORTER_OTLP_ENDPOINT";
   // gRPC's session and AbortSignal.timeout's timer hold no process open (a run's process lives on
   // for other reasons): this timer keeps doctor's until the answer, which the bound ends in time.
   const alive = setTimeout(() => {}, OTLP_CHECK_MS + 1_000);

@@ -140,11 +140,20 @@ function positiveInteger(env: Env, name: string, fallback: number, notes: string
   return fallback;
 }
 
+const ownEndpointVariable = (signal: SignalName) => `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`;
+
+/** The variable the signal's endpoint is taken from: its own when set, else the common one when
+ * set, else none (the protocol's default on localhost). */
+export function endpointVariable(env: Env, signal: SignalName): string | undefined {
+  const own = ownEndpointVariable(signal);
+  return env[own]?.trim() ? own : env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? "OTEL_EXPORTER_OTLP_ENDPOINT" : undefined;
+}
+
 /** The signal's URL: its own variable as it is, else the common one with /v1/<signal> after its
  * path (the http protocols; grpc takes the base), else the protocol's default port on localhost. */
 function endpointOf(env: Env, signal: SignalName, protocol: Protocol, notes: string[]): string | undefined {
-  const own = `OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`;
-  const name = env[own]?.trim() ? own : env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? "OTEL_EXPORTER_OTLP_ENDPOINT" : undefined;
+  const own = ownEndpointVariable(signal);
+  const name = endpointVariable(env, signal);
   const base = name ? env[name]!.trim() : protocol === "grpc" ? "http://localhost:4317" : "http://localhost:4318";
   let url: URL;
   try {

@@ -47,12 +47,14 @@ export const CAPABILITIES = {
   },
   sessions: {
     supported: true,
-    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.update", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream"],
+    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.update", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream", "sessions.resume", "sessions.fork"],
     limitations: [
       "sessions belong to a user: the one the x-harness-user header or the userId query parameter names, else the token's (HARNESS_TOKENS_FILE)",
       "status is always active (there is no pause: an update takes a name only); ending a session deletes it with its history and workspace",
       "messages carry no time of their own: created_at is the session's",
-      "the interactive channel is the Harness WebSocket (connect_url), not the spec's; resume and fork are not implemented",
+      "the interactive channel is the Harness WebSocket (connect_url), not the spec's",
+      "resume answers the session and its connect_url: a session is never paused (its next message wakes it, with its conversation), so there is nothing else to resume",
+      "fork copies the conversation and the workspace's files; from_message_id at a reply forks up to and including it, at a user message forks the conversation before it and answers that message's text as prompt (to send again or change); the files are as they were at that point, else as they are now and warning says why",
     ],
   },
   memory: {

@@ -18,6 +18,7 @@ import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
+import { mountResumeForkRoutes } from "./routes-resume-fork.ts";
 import { mountWebhookRoutes } from "./routes-webhooks.ts";
 import { createDeliverer } from "./webhook-delivery.ts";
 import { createWebhookNotifier } from "./webhooks.ts";
@@ -60,6 +61,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);
+  mountResumeForkRoutes(oh);
   mountExecutionRoutes(oh);
   mountFileRoutes(oh);
   mountPlanRoutes(oh);

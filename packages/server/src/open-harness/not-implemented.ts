@@ -54,8 +54,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["GET", `${H}/executions/{id}/artifacts`, "execution.listArtifacts"],
   ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
   ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],
-  ["POST", `${H}/sessions/{id}/resume`, "sessions.resume"],
-  ["POST", `${H}/sessions/{id}/fork`, "sessions.fork"],
   ["GET", `${H}/sessions/{id}/connect`, "sessions.connect"],
   ["POST", `${H}/files/search`, "files.search"],
   ["POST", `${H}/files/upload-batch`, "files.uploadBatch"],

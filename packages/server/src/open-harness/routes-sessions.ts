@@ -12,7 +12,7 @@ import { H, handle, harnessOf, queryOf, refuseUnsupported, userOfRequest, type O
 import { messageShape, page, PaginationSchema, sessionShape } from "./shapes.ts";
 import { streamExecution } from "./sse.ts";
 
-const Name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+export const Name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 const CreateBody = z.strictObject({ name: Name.optional(), agent_id: z.unknown().optional(), skills: z.unknown().optional(), system_prompt: z.unknown().optional() });
 const ListQuery = PaginationSchema.extend({ status: z.enum(["active", "paused", "ended"]).optional(), agent_id: z.string().optional() }).passthrough();
 const HistoryQuery = PaginationSchema.extend({ since: z.string().optional() }).passthrough();
@@ -21,13 +21,20 @@ const UpdateBody = z.strictObject({ name: Name.optional(), status: z.unknown().o
 const MessageBody = z.strictObject({ content: Content });
 
 /** The session's summary and its conversation; 404 (session_not_found) for one the user has not. */
-async function sessionOf(oh: OpenHarness, c: Context, userId: string, sessionId: string): Promise<{ summary: SessionSummary; messages: HarnessMessage[] }> {
+export async function sessionOf(oh: OpenHarness, c: Context, userId: string, sessionId: string): Promise<{ summary: SessionSummary; messages: HarnessMessage[] }> {
   const read = await forward<SessionRead>(oh.app, c, "GET", `/sessions/${encodeURIComponent(sessionId)}?userId=${encodeURIComponent(userId)}`);
   const listed = (await forward<SessionSummary[]>(oh.app, c, "GET", `/sessions?userId=${encodeURIComponent(userId)}`)).find((s) => s.sessionId === sessionId);
   // Open on a socket but not used yet, so not listed: it is as new as it gets.
   const now = new Date().toISOString();
   const summary = listed ?? { sessionId, title: null, status: read.state.status, messageCount: read.state.messages.length, createdAt: now, updatedAt: now };
   return { summary: { ...summary, messageCount: read.state.messages.length }, messages: read.state.messages };
+}
+
+/** The Harness WebSocket's URL for the user's session (the spec's connect_url). */
+export function connectUrl(c: Context, userId: string, sessionId: string): string {
+  const ws = new URL(`/ws?userId=${encodeURIComponent(userId)}&sessionId=${encodeURIComponent(sessionId)}`, c.req.url);
+  ws.protocol = ws.protocol === "https:" ? "wss:" : "ws:";
+  return ws.toString();
 }
 
 /** Makes a session for `userId` (a new id unless given) by the sessions API's rules. */
@@ -76,9 +83,7 @@ export function mountSessionRoutes(oh: OpenHarness): void {
       const userId = userOfRequest(c);
       const sessionId = await createSession(oh, c, userId, body.name);
       const { summary } = await sessionOf(oh, c, userId, sessionId);
-      const ws = new URL(`/ws?userId=${encodeURIComponent(userId)}&sessionId=${encodeURIComponent(sessionId)}`, c.req.url);
-      ws.protocol = ws.protocol === "https:" ? "wss:" : "ws:";
-      return c.json({ session: sessionShape(summary), connect_url: ws.toString() }, 201);
+      return c.json({ session: sessionShape(summary), connect_url: connectUrl(c, userId, sessionId) }, 201);
     }),
   );
 

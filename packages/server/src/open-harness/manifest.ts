@@ -35,14 +35,15 @@ export const CAPABILITIES = {
   },
   execution: {
     supported: true,
-    operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls", "execution.sendInput"],
+    operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls", "execution.sendInput", "execution.listArtifacts", "execution.downloadArtifact"],
     limitations: [
       "an execution is one prompt (a submit) in a session: without session_id a new session is made for it",
       "agent_id, skills, model, max_tokens, temperature and system_prompt are not taken per execution (answered 501)",
       "a tool call that needs approval makes the execution wait: GET the execution for its pending_input (the call and what it does), answer with execution.sendInput data \"yes\" or \"no\" (or a WebSocket client approves or denies it); the stream itself shows no prompt event",
       "executions are stored as they start, run and end, and kept an hour after they end, at most 1000 a user (the oldest ended go first); agent_id is not a filter of their list",
       "an execution under way when the server stopped reads as failed after the restart (error server_stopped, then done): the session's history holds what its run did",
-      "no artifacts, progress or tool_call_delta events; the result's output is the reply's text",
+      "no artifact, progress or tool_call_delta events; the result's output is the reply's text",
+      "artifacts are the files of the session's workspace the run wrote or edited with its Write, Edit, MultiEdit and NotebookEdit calls that succeeded (not those a shell command or a sub-agent wrote), as they are now: one since deleted is not listed; an artifact's id is its place among the files the run wrote (from 1), its name its path in the workspace",
     ],
   },
   sessions: {

@@ -50,8 +50,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["POST", `${H}/tools/{id}/invoke`, "tools.invoke"],
   ["GET", `${H}/tools/{id}`, "tools.get"],
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
-  ["GET", `${H}/executions/{id}/artifacts/{artifact}`, "execution.downloadArtifact"],
-  ["GET", `${H}/executions/{id}/artifacts`, "execution.listArtifacts"],
   ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
   ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],
   ["GET", `${H}/sessions/{id}/connect`, "sessions.connect"],

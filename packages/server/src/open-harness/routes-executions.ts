@@ -4,7 +4,9 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { IdSchema } from "../ids.ts";
 import { bodyOf, check } from "../sessions/api.ts";
+import { artifactsOf, openArtifact } from "./artifacts.ts";
 import { ApiError } from "./errors.ts";
+import { fileAnswer } from "./file-answer.ts";
 import type { Execution } from "./executions.ts";
 import { forward } from "./forward.ts";
 import { HARNESS_ID } from "./manifest.ts";
@@ -29,15 +31,17 @@ const YES = /^(y|yes|approve|allow)$/i;
 const NO = /^(n|no|deny)$/i;
 export const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
 
-function executionShape(execution: Execution) {
+/** The execution as the spec has it; its artifacts counted as the list gives them. */
+async function executionShape(oh: OpenHarness, execution: Execution) {
   const [waitsFor] = execution.watch.awaiting();
+  const artifacts = await artifactsOf(oh, execution);
   return {
     id: execution.id,
     harness_id: HARNESS_ID,
     status: execution.watch.status,
     started_at: execution.startedAt,
     ...(execution.completedAt !== undefined && { completed_at: execution.completedAt }),
-    artifacts_count: 0,
+    artifacts_count: artifacts.length,
     session_id: execution.sessionId,
     // What the run waits for (a tool call's approval), answered by POST …/input yes or no.
     ...(waitsFor && { pending_input: { tool_call_id: waitsFor.toolCallId, tool_name: waitsFor.toolName, prompt: waitsFor.description } }),
@@ -84,7 +88,7 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
   );
   app.get(
     `${H}/executions`,
-    handle((c) => {
+    handle(async (c) => {
       harnessOf(c);
       const query = queryOf(c, ListQuery);
       refuseUnsupported(query, ["agent_id"], "execution.list");
@@ -92,7 +96,8 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
       const all = executions
         .list(userOfRequest(c))
         .filter((execution) => (query.status ?? execution.watch.status) === execution.watch.status && (since === undefined || Date.parse(execution.startedAt) >= since));
-      return c.json(page(all.map(executionShape), query));
+      const listed = page(all, query);
+      return c.json({ ...listed, data: await Promise.all(listed.data.map((execution) => executionShape(oh, execution))) });
     }),
   );
   app.get(
@@ -100,8 +105,20 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
     handle((c) => c.json({ tool_calls: executionOf(c).watch.detailed() })),
   );
   app.get(
+    `${H}/executions/:executionId/artifacts`,
+    handle(async (c) => c.json({ artifacts: await artifactsOf(oh, executionOf(c)) })),
+  );
+  app.get(
+    `${H}/executions/:executionId/artifacts/:artifactId`,
+    handle(async (c) => {
+      const execution = executionOf(c);
+      const { handle: file, info } = await openArtifact(oh, execution, c.req.param("artifactId")!);
+      return fileAnswer(c, file, info, true);
+    }),
+  );
+  app.get(
     `${H}/executions/:executionId`,
-    handle((c) => c.json({ execution: executionShape(executionOf(c)) })),
+    handle(async (c) => c.json({ execution: await executionShape(oh, executionOf(c)) })),
   );
   app.get(
     `${H}/executions/:executionId/stream`,
@@ -113,10 +130,10 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
   );
   app.post(
     `${H}/executions/:executionId/cancel`,
-    handle((c) => {
+    handle(async (c) => {
       const execution = executionOf(c);
       if (!execution.cancel()) throw new ApiError(409, "execution_finished", `execution "${execution.id}" has already ended (${execution.watch.status})`, "execution.cancel");
-      return c.json({ execution: executionShape(execution), cancelled: true });
+      return c.json({ execution: await executionShape(oh, execution), cancelled: true });
     }),
   );
   app.post(
@@ -137,12 +154,12 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
   );
   app.get(
     `${H}/executions/:executionId/result`,
-    handle((c) => {
+    handle(async (c) => {
       const execution = executionOf(c);
       const { watch } = execution;
       if (!watch.finished) throw new ApiError(409, "execution_running", `execution "${execution.id}" is still ${watch.status}: its result comes when it ends`, "execution.result");
       return c.json({
-        result: { execution_id: execution.id, status: watch.status, output: watch.output, artifacts: [], tool_calls: watch.summaries(), usage: watch.usage },
+        result: { execution_id: execution.id, status: watch.status, output: watch.output, artifacts: await artifactsOf(oh, execution), tool_calls: watch.summaries(), usage: watch.usage },
       });
     }),
   );

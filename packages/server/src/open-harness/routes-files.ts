@@ -1,13 +1,12 @@
 // Files over the Open Harness API: the workspace of one of the user's sessions (session_id, in the
 // query or the mkdir body), the directory its runs work in, listed, read (or downloaded), written,
 // made and deleted. Paths are relative to it and never lead out of it (workspace-paths.ts).
-import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { z } from "zod";
 import { IdSchema } from "../ids.ts";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
-import { contentTypeOf } from "./file-types.ts";
+import { fileAnswer } from "./file-answer.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
 import { ownSession, SessionQuery } from "./session-of.ts";
 import { deleteAt, LIST_MAX, listFiles, makeDirectory, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
@@ -56,21 +55,7 @@ async function sendFile(oh: OpenHarness, c: Context, download?: string): Promise
   const { session_id } = queryOf(c, SessionQuery);
   const relative = download === undefined ? pathOf(c) : check(WorkspacePath, download, "path");
   const { handle: file, info } = await openFile(await workspaceOf(oh, c, session_id), relative);
-  const headers: Record<string, string> = {
-    "content-type": contentTypeOf(info.mime_type!),
-    "content-length": String(info.size_bytes),
-    "last-modified": new Date(info.modified_at).toUTCString(),
-    // A workspace's HTML is shown as text's bytes, never run as a page of this server.
-    "x-content-type-options": "nosniff",
-    "content-security-policy": "sandbox",
-  };
-  // filename= for the clients that read no other: printable ASCII alone, as a header carries it.
-  if (download !== undefined) headers["content-disposition"] = `attachment; filename="${info.name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(info.name)}`;
-  if (c.req.method === "HEAD") {
-    await file.close();
-    return new Response(null, { status: 200, headers });
-  }
-  return new Response(Readable.toWeb(file.createReadStream()) as ReadableStream, { status: 200, headers });
+  return fileAnswer(c, file, info, download !== undefined);
 }
 
 export function mountFileRoutes(oh: OpenHarness): void {

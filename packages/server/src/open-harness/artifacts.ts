@@ -1,0 +1,88 @@
+// An execution's artifacts: the files of its session's workspace its run wrote or edited, known from
+// its tool calls (Write, Edit, MultiEdit and NotebookEdit that succeeded), read as they are now
+// through the workspace's confined reading (openFile): never a path joined by hand, never outside
+// the workspace. An artifact's id is the file's place (from 1) among those the run wrote, in the
+// order first written: it stays the same as the run goes on.
+import { isAbsolute, relative as pathFrom } from "node:path";
+import { isWithin, realPathOf } from "@harness/agent/real-paths";
+import { ApiError } from "./errors.ts";
+import type { DetailedToolCall } from "./execution-record.ts";
+import type { Execution } from "./executions.ts";
+import type { OpenHarness } from "./common.ts";
+import { openFile, type FileInfo } from "./workspace-files.ts";
+import { WorkspacePath } from "./workspace-paths.ts";
+
+export type ArtifactSummary = { id: string; name: string; mime_type: string; size_bytes: number };
+
+/** The tools that write a file, and the field of their input that names it. */
+const WRITERS: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
+
+/** The workspace paths (relative to `workDir`) the calls wrote, each once, in the order first
+ * written. A path the tool was given relative is taken from the workspace, where the run's tools
+ * start; one that leads out of the workspace is no artifact. */
+export function writtenPaths(calls: readonly DetailedToolCall[], workDir: string): string[] {
+  const roots = [...new Set([workDir, realPathOf(workDir)])];
+  const paths: string[] = [];
+  for (const call of calls) {
+    const field = WRITERS[call.name];
+    const given = field === undefined || call.status !== "completed" ? undefined : (call.input as Record<string, unknown>)[field];
+    if (typeof given !== "string" || given === "") continue;
+    let relative: string | undefined = given;
+    if (isAbsolute(given)) {
+      const root = roots.find((r) => isWithin(given, r));
+      relative = root === undefined ? undefined : pathFrom(root, given);
+    }
+    const parsed = relative === undefined ? undefined : WorkspacePath.safeParse(relative);
+    if (parsed?.success && parsed.data !== "" && !paths.includes(parsed.data)) paths.push(parsed.data);
+  }
+  return paths;
+}
+
+/** The file `relative` of the workspace as it is now; undefined when it is no longer a file there
+ * (deleted, made a directory, a link leading out). */
+async function fileNow(root: string, relative: string): Promise<FileInfo | undefined> {
+  try {
+    const { handle, info } = await openFile(root, relative);
+    await handle.close();
+    return info;
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
+}
+
+/** Where the execution's files are, and which it wrote; none once its session is gone (a session
+ * made later with the same id is another's work). */
+async function writtenBy(oh: OpenHarness, execution: Execution): Promise<{ root: string; paths: string[] }> {
+  const root = oh.workDirOf(execution.userId, execution.sessionId);
+  if (!(await oh.sessionExists(execution.userId, execution.sessionId))) return { root, paths: [] };
+  return { root, paths: writtenPaths(execution.watch.detailed(), root) };
+}
+
+/** The execution's artifacts: the files it wrote that are still in the workspace. */
+export async function artifactsOf(oh: OpenHarness, execution: Execution): Promise<ArtifactSummary[]> {
+  const { root, paths } = await writtenBy(oh, execution);
+  const artifacts: ArtifactSummary[] = [];
+  for (const [index, path] of paths.entries()) {
+    const info = await fileNow(root, path);
+    if (info) artifacts.push({ id: String(index + 1), name: path, mime_type: info.mime_type!, size_bytes: info.size_bytes! });
+  }
+  return artifacts;
+}
+
+const ArtifactId = /^[1-9][0-9]{0,8}$/;
+
+/** The artifact `id` of the execution, opened for reading; 404 (artifact_not_found) for one it has not. */
+export async function openArtifact(oh: OpenHarness, execution: Execution, id: string) {
+  if (!ArtifactId.test(id)) throw new ApiError(400, "invalid_request", `artifactId: must be an artifact's id as the execution's artifacts list gives it (a number from 1), not "${id}"`, "execution.downloadArtifact");
+  const { root, paths } = await writtenBy(oh, execution);
+  const path = paths[Number(id) - 1];
+  const missing = (why: string) => new ApiError(404, "artifact_not_found", `execution "${execution.id}" has no artifact "${id}": ${why}`, "execution.downloadArtifact");
+  if (path === undefined) throw missing(`its run wrote ${paths.length === 1 ? "1 file" : `${paths.length} files`}`);
+  try {
+    return await openFile(root, path);
+  } catch (error) {
+    if (error instanceof ApiError) throw missing(`"${path}" is no longer a file in the session's workspace`);
+    throw error;
+  }
+}

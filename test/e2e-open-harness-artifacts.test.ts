@@ -3,17 +3,36 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, readSse, V1 } from "./open-harness-support.ts";
 
-test("an execution's artifacts are the files its run wrote: listed, counted, in its result, and downloaded as they are now", async () => {
-  const h = await startHarness();
+/** A webhook receiver on loopback: the bodies it was sent. */
+async function receiver() {
+  const bodies: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString()));
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+test("an execution's artifacts are the files its run wrote: listed, counted, in its result and webhook, and downloaded as they are now", async () => {
+  const h = await startHarness({}, { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "1" });
   const api = apiAs(h.server.url);
+  const hook = await receiver();
   const outside = await mkdtemp(join(tmpdir(), "harness-outside-"));
   const error = async (response: Response) => ({ status: response.status, ...(await response.json()).error });
   try {
+    assert.equal((await api(`${V1}/webhooks`, { method: "POST", body: JSON.stringify({ url: hook.url, events: ["execution.completed"] }) })).status, 201);
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const workspace = h.workspace("alice", session.id);
     const client = await h.connect(session.id);
@@ -46,6 +65,8 @@ test("an execution's artifacts are the files its run wrote: listed, counted, in 
     assert.equal((await (await api(`${V1}/executions/${id}`)).json()).execution.artifacts_count, 2);
     assert.deepEqual((await (await api(`${V1}/executions/${id}/result`)).json()).result.artifacts, artifacts);
     assert.equal((await (await api(`${V1}/executions`)).json()).data[0].artifacts_count, 2);
+    for (let i = 0; i < 100 && hook.bodies.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(hook.bodies.map((b) => [b.execution_id, b.artifacts]), [[id, artifacts]]);
 
     const report = await api(`${V1}/executions/${id}/artifacts/1`);
     assert.equal(report.status, 200);
@@ -99,6 +120,7 @@ test("an execution's artifacts are the files its run wrote: listed, counted, in 
     assert.ok(caps.operations.includes("execution.listArtifacts") && caps.operations.includes("execution.downloadArtifact"));
   } finally {
     await h.close();
+    await hook.close();
     await rm(outside, { recursive: true, force: true });
   }
 });

@@ -3,6 +3,7 @@
 // Webhooks are told of executions' starts and ends. Every other operation of the spec answers 501 naming its capability; every failure takes the
 // spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
+import { artifactsOf } from "./artifacts.ts";
 import { handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
 import { errorBody } from "./errors.ts";
 import { createExecutions } from "./executions.ts";
@@ -48,7 +49,8 @@ export type OpenHarnessOptions = {
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   const log = options.log ?? (() => {});
   const deliverer = createDeliverer({ allowPrivate: options.webhooks.allowPrivate, retryBaseMs: options.webhooks.retryBaseMs, log });
-  const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log);
+  // Called once an execution has ended, when `oh` is long made.
+  const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log, (execution) => artifactsOf(oh, execution));
   const oh: OpenHarness = {
     app,
     executions: createExecutions(options.registry, options.executionStore, log, notifier.notify),

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { WebhookRow, WebhookStore } from "../sqlite/webhooks.ts";
 import type { Deliverer } from "./webhook-delivery.ts";
+import type { ArtifactSummary } from "./artifacts.ts";
 import type { Execution } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
@@ -22,9 +23,9 @@ export function webhookShape(row: WebhookRow) {
   return { id: row.id, url: row.url, events: row.events, enabled: row.enabled, created_at: new Date(row.createdAt).toISOString() };
 }
 
-/** The payload of `notice`, by the spec's ExecutionCompletedWebhook for an end (no artifacts here;
- * the signature is in a header, not the body it signs). */
-function payloadOf(notice: ExecutionNotice, timestamp: string): { event: string; body: Record<string, unknown> } {
+/** The payload of `notice`, by the spec's ExecutionCompletedWebhook for an end, with the execution's
+ * `artifacts` (the signature is in a header, not the body it signs). */
+function payloadOf(notice: ExecutionNotice, timestamp: string, artifacts: ArtifactSummary[]): { event: string; body: Record<string, unknown> } {
   const { execution } = notice;
   const common = { execution_id: execution.id, harness_id: HARNESS_ID, session_id: execution.sessionId };
   if (notice.type === "started") return { event: "execution.started", body: { event: "execution.started", ...common, started_at: execution.startedAt, timestamp } };
@@ -34,7 +35,7 @@ function payloadOf(notice: ExecutionNotice, timestamp: string): { event: string;
       event: "execution.completed",
       ...common,
       status: execution.watch.status,
-      artifacts: [],
+      artifacts,
       usage: execution.watch.usage,
       started_at: execution.startedAt,
       completed_at: execution.completedAt ?? timestamp,
@@ -44,9 +45,10 @@ function payloadOf(notice: ExecutionNotice, timestamp: string): { event: string;
 }
 
 /** `notify` sends a notice to the user's enabled webhooks that subscribe to it, in the background:
- * a store that cannot be read or a receiver that is down is logged, never felt by the run. */
-export function createWebhookNotifier(store: WebhookStore, deliverer: Deliverer, log: (line: string) => void) {
-  function deliver(notice: ExecutionNotice): void {
+ * a store that cannot be read or a receiver that is down is logged, never felt by the run.
+ * `artifactsOf` gives an ended execution's artifacts. */
+export function createWebhookNotifier(store: WebhookStore, deliverer: Deliverer, log: (line: string) => void, artifactsOf: (execution: Execution) => Promise<ArtifactSummary[]> = async () => []) {
+  async function deliver(notice: ExecutionNotice): Promise<void> {
     let hooks: WebhookRow[];
     try {
       hooks = store.list(notice.execution.userId);
@@ -55,17 +57,26 @@ export function createWebhookNotifier(store: WebhookStore, deliverer: Deliverer,
       return;
     }
     const names = notice.type === "started" ? ["execution.started"] : ["execution.completed", `execution.${notice.execution.watch.status}`];
+    const subscribed = hooks.filter((hook) => hook.enabled && hook.events.some((e) => names.includes(e)));
+    if (subscribed.length === 0) return;
+    let artifacts: ArtifactSummary[] = [];
+    if (notice.type === "ended") {
+      try {
+        artifacts = await artifactsOf(notice.execution);
+      } catch (error) {
+        log(`webhooks: cannot list the artifacts of execution ${notice.execution.id}: ${(error as Error).message}`);
+      }
+    }
     const timestamp = new Date().toISOString();
-    const { event, body } = payloadOf(notice, timestamp);
+    const { event, body } = payloadOf(notice, timestamp, artifacts);
     const text = JSON.stringify(body);
-    for (const hook of hooks) {
-      if (!hook.enabled || !hook.events.some((e) => names.includes(e))) continue;
+    for (const hook of subscribed) {
       deliverer.send({ url: hook.url, secret: hook.secret, event, id: crypto.randomUUID(), timestamp, body: text });
     }
   }
   return {
     notify(notice: ExecutionNotice): void {
-      setImmediate(() => deliver(notice));
+      setImmediate(() => void deliver(notice));
     },
   };
 }

@@ -1,11 +1,13 @@
 // Open Harness webhooks through a real `harness serve`: a receiver on loopback (allowed by
 // HARNESS_WEBHOOKS_ALLOW_PRIVATE=1) is told of an execution's end by a signed POST, a 500 is
-// retried, a receiver that hangs or is down never slows the run, and users see only their own.
+// retried (after a restart of the server too), a receiver that hangs or is down never slows the
+// run, and users see only their own.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startHarnessServer } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, readSse, V1 } from "./open-harness-support.ts";
 
@@ -114,6 +116,37 @@ test("a webhook is told of an execution's end by a signed POST, retried after a 
   } finally {
     await good.close();
     await hanging.close();
+    await h.close();
+  }
+});
+
+test("a delivery whose receiver was down when the server stopped is sent by the next server: the same delivery, signed", async () => {
+  const h = await startHarness({}, { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "1", HARNESS_WEBHOOKS_RETRY_BASE_MS: "1500" });
+  const api = apiAs(() => h.server.url);
+  const flaky = await receiver([503]);
+  try {
+    const { webhook } = await (await api(`${V1}/webhooks`, { method: "POST", body: JSON.stringify({ url: flaky.url, events: ["execution.completed"] }) })).json();
+    h.fake.push({ text: "Done." });
+    const stream = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "hi" }) });
+    const executionId = stream.headers.get("x-execution-id");
+    await readSse(stream);
+    const [refused] = await until("the first attempt reached the receiver", () => (flaky.received.length >= 1 ? flaky.received : undefined));
+    // Stopped before the retry is due, and started again on the same data.
+    await h.server.stop();
+    assert.equal(flaky.received.length, 1, "the retry was not due yet");
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });
+    const [, again] = await until("the next server sent the delivery", () => (flaky.received.length >= 2 ? flaky.received : undefined));
+    assert.equal(again.headers["x-openharness-delivery"], refused.headers["x-openharness-delivery"]);
+    assert.equal(again.body, refused.body);
+    assert.equal(JSON.parse(again.body).execution_id, executionId);
+    assert.equal(again.headers["x-openharness-signature"], `sha256=${createHmac("sha256", webhook.secret).update(again.body).digest("hex")}`);
+    // Delivered: a third server sends nothing more.
+    await h.server.stop();
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal(flaky.received.length, 2);
+  } finally {
+    await flaky.close();
     await h.close();
   }
 });

@@ -222,7 +222,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       registry,
       version: currentRunnerVersion,
       executionStore: db.executions,
-      webhooks: { store: db.webhooks, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
+      webhooks: { store: db.webhooks, outbox: db.webhookOutbox, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
       workDirOf: workspaceOf,
       home: config.env.HOME || homedir(),
       log,

@@ -21,20 +21,21 @@ import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
 import { mountResumeForkRoutes } from "./routes-resume-fork.ts";
 import { mountWebhookRoutes } from "./routes-webhooks.ts";
-import { createDeliverer } from "./webhook-delivery.ts";
+import { createDeliverer, resumeDeliveries } from "./webhook-delivery.ts";
 import { createWebhookNotifier } from "./webhooks.ts";
 import type { SessionRegistry } from "../registry.ts";
 import type { ExecutionStore } from "../sqlite/executions.ts";
 import type { WebhookStore } from "../sqlite/webhooks.ts";
+import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
 
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
   version: string;
   /** Where executions are kept past their run and the server's life. */
   executionStore: ExecutionStore;
-  /** Where webhooks are kept; whether they may name private addresses (and loopback over http);
-   * how long the first retry of a failed delivery waits. */
-  webhooks: { store: WebhookStore; allowPrivate: boolean; retryBaseMs: number };
+  /** Where webhooks are kept, and their deliveries not yet done; whether they may name private
+   * addresses (and loopback over http); how long the first retry of a failed delivery waits. */
+  webhooks: { store: WebhookStore; outbox?: WebhookOutbox; allowPrivate: boolean; retryBaseMs: number };
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
@@ -48,7 +49,9 @@ export type OpenHarnessOptions = {
 
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   const log = options.log ?? (() => {});
-  const deliverer = createDeliverer({ allowPrivate: options.webhooks.allowPrivate, retryBaseMs: options.webhooks.retryBaseMs, log });
+  const { outbox } = options.webhooks;
+  const deliverer = createDeliverer({ allowPrivate: options.webhooks.allowPrivate, retryBaseMs: options.webhooks.retryBaseMs, log, ...(outbox && { outbox }) });
+  if (outbox) resumeDeliveries(outbox, options.webhooks.store, deliverer, log);
   // Called once an execution has ended, when `oh` is long made.
   const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log, (execution) => artifactsOf(oh, execution));
   const oh: OpenHarness = {

@@ -2,19 +2,29 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDeliverer, MAX_PENDING, RETRIES, type Delivery } from "./webhook-delivery.ts";
+import { join } from "node:path";
+import { createDeliverer, MAX_OUTBOX_AGE_MS, MAX_PENDING, resumeDeliveries, RETRIES, signatureOf, type Delivery } from "./webhook-delivery.ts";
+import { openDatabaseFile } from "../sqlite/schema.ts";
+import { createWebhookOutbox } from "../sqlite/webhook-outbox.ts";
+import { createWebhookStore } from "../sqlite/webhooks.ts";
+import { testDir } from "../test-helpers.ts";
 
-const delivery = (url: string): Delivery => ({ url, secret: "s".repeat(16), event: "execution.completed", id: crypto.randomUUID(), timestamp: new Date().toISOString(), body: "{}" });
+const delivery = (url: string): Delivery => ({ webhookId: "wh_1", userId: "ann", url, secret: "s".repeat(16), event: "execution.completed", id: crypto.randomUUID(), timestamp: new Date().toISOString(), body: "{}" });
 
 async function receiver(status: number) {
   let count = 0;
+  const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
   const server = createServer((req, res) => {
     count++;
-    req.resume();
-    res.writeHead(status).end();
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk));
+    req.on("end", () => {
+      got.push({ headers: req.headers, body });
+      res.writeHead(status).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, count: () => count, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, count: () => count, got, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 const settled = async (deliverer: { pending(): number }) => {
@@ -61,4 +71,61 @@ test("while a receiver is down, at most MAX_PENDING deliveries wait; newer ones 
   for (let i = 0; i < MAX_PENDING + 5; i++) deliverer.send(delivery(down.url));
   assert.equal(deliverer.pending(), MAX_PENDING);
   assert.equal(lines.filter((line) => /dropped/.test(line)).length, 1);
+});
+
+test("with an outbox, a delivery is written down until it ends: its retry's attempt and time while it waits, nothing once given up or done", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const outbox = createWebhookOutbox(db);
+  const failing = await receiver(503);
+  const ok = await receiver(204);
+  t.after(() => Promise.all([failing.close(), ok.close()]));
+  const slow = createDeliverer({ allowPrivate: true, retryBaseMs: 600_000, log: () => {}, outbox });
+  const waiting = delivery(failing.url);
+  const before = Date.now();
+  slow.send(waiting);
+  for (let i = 0; i < 200 && failing.count() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+  const [row] = outbox.all(10);
+  assert.equal(row.id, waiting.id);
+  assert.equal(row.attempt, 1, "one attempt made");
+  assert.ok(row.dueAt >= before + 600_000, "the next attempt is due after the retry's wait");
+  assert.equal(row.body, waiting.body);
+
+  const quick = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: () => {}, outbox });
+  quick.send(delivery(failing.url));
+  quick.send(delivery(ok.url));
+  await settled(quick);
+  assert.deepEqual(outbox.all(10).map((r) => r.id), [waiting.id], "the given-up and the done deliveries are deleted");
+});
+
+test("deliveries an earlier server left go on to their webhook as it is now, with their id, body and time; those of deleted or disabled webhooks, or over a day old, are dropped and said", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const outbox = createWebhookOutbox(db);
+  const webhooks = createWebhookStore(db);
+  const ok = await receiver(200);
+  t.after(() => ok.close());
+  webhooks.put({ id: "wh_live", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "the-secret-of-now", enabled: true, createdAt: 1 });
+  webhooks.put({ id: "wh_off", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: false, createdAt: 2 });
+  const now = new Date().toISOString();
+  const row = (id: string, webhookId: string, timestamp = now) => ({ id, webhookId, userId: "ann", event: "execution.completed", timestamp, body: `{"n":"${id}"}`, attempt: 2, dueAt: Date.now() - 1000 });
+  outbox.put(row("d-live", "wh_live"));
+  outbox.put(row("d-gone", "wh_deleted"));
+  outbox.put(row("d-off", "wh_off"));
+  outbox.put(row("d-old", "wh_live", new Date(Date.now() - MAX_OUTBOX_AGE_MS - 60_000).toISOString()));
+  outbox.put({ ...row("d-bob", "wh_live"), userId: "bob" });
+  const lines: string[] = [];
+  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: (line) => lines.push(line), outbox });
+  assert.equal(resumeDeliveries(outbox, webhooks, deliverer, (line) => lines.push(line)), 1);
+  await settled(deliverer);
+  assert.equal(ok.count(), 1);
+  const [got] = ok.got;
+  assert.equal(got.headers["x-openharness-delivery"], "d-live");
+  assert.equal(got.headers["x-openharness-timestamp"], now);
+  assert.equal(got.body, '{"n":"d-live"}');
+  assert.equal(got.headers["x-openharness-signature"], signatureOf("the-secret-of-now", got.body));
+  assert.deepEqual(outbox.all(10), []);
+  const said = lines.join("\n");
+  for (const why of [/d-gone \(its webhook was deleted\)/, /d-off \(its webhook is disabled\)/, /d-old \(it is over a day old\)/, /d-bob \(its webhook was deleted\)/]) assert.match(said, why);
 });

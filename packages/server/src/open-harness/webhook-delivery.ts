@@ -5,6 +5,10 @@
 // wait or are under way at once, and at most CONCURRENCY attempts: past that, new ones are dropped
 // and logged, so a receiver that is down costs bounded memory. The address a URL's name resolves to
 // is checked as it is connected to (webhook-url.ts's rule), so a name cannot lead into this network.
+// With an outbox (sqlite/webhook-outbox.ts), a delivery is written down before its first attempt,
+// its retries' times as they are set, and deleted once it ends, so that a server that stops while
+// a receiver is down sends it when it starts again (resumeDeliveries): at least once, never lost to
+// a restart. A store that cannot be written (locked by another process) leaves it in memory only.
 import { createHmac } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -12,13 +16,20 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import { isPrivateAddress } from "./webhook-url.ts";
+import type { OutboxRow, WebhookOutbox } from "../sqlite/webhook-outbox.ts";
+import type { WebhookStore } from "../sqlite/webhooks.ts";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const RETRIES = 3;
 export const MAX_PENDING = 1000;
 const CONCURRENCY = 8;
 
-export type Delivery = { url: string; secret: string; event: string; id: string; timestamp: string; body: string };
+/** A delivery: the webhook it is for (its URL and secret as they were when it was made or resumed),
+ * its event and body. `id` is its X-OpenHarness-Delivery header, the same on every attempt. */
+export type Delivery = { webhookId: string; userId: string; url: string; secret: string; event: string; id: string; timestamp: string; body: string };
+
+/** Deliveries found in the outbox older than this (by their body's timestamp) are given up. */
+export const MAX_OUTBOX_AGE_MS = 24 * 60 * 60_000;
 
 /** The signature header's value for `body`: HMAC-SHA256 of the raw body with the secret, hex. */
 export const signatureOf = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -39,8 +50,22 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 
 type Outcome = { ok: boolean; retry: boolean; what: string };
 
-export function createDeliverer(options: { allowPrivate: boolean; retryBaseMs: number; log: (line: string) => void }) {
+export type DelivererOptions = { allowPrivate: boolean; retryBaseMs: number; log: (line: string) => void; outbox?: WebhookOutbox };
+
+export function createDeliverer(options: DelivererOptions) {
   const lookup = guardedLookup(options.allowPrivate);
+  let storeFailing = false;
+  /** Writes to the outbox; a failure is logged once (until a write succeeds again) and the delivery goes on in memory. */
+  function keep(write: (outbox: WebhookOutbox) => void): void {
+    if (!options.outbox) return;
+    try {
+      write(options.outbox);
+      storeFailing = false;
+    } catch (error) {
+      if (!storeFailing) options.log(`webhooks: cannot write down deliveries (${(error as Error).message}): those under way now are lost if the server stops before they end`);
+      storeFailing = true;
+    }
+  }
   let pending = 0;
   let active = 0;
   let dropping = false;
@@ -88,12 +113,11 @@ export function createDeliverer(options: { allowPrivate: boolean; retryBaseMs: n
         active--;
         if (!ok && retry && n < RETRIES) {
           const delay = options.retryBaseMs * 5 ** n;
-          setTimeout(() => {
-            ready.push({ delivery, attempt: n + 1 });
-            pump();
-          }, delay).unref();
+          keep((outbox) => outbox.reschedule(delivery.id, n + 1, Date.now() + delay));
+          later(delivery, n + 1, delay);
         } else {
           pending--;
+          keep((outbox) => outbox.delete(delivery.id));
           if (!ok) options.log(`webhooks: ${delivery.event} delivery ${delivery.id} to ${new URL(delivery.url).origin} failed (${what}) after ${n + 1} attempt${n ? "s" : ""}`);
         }
         pump();
@@ -101,18 +125,39 @@ export function createDeliverer(options: { allowPrivate: boolean; retryBaseMs: n
     }
   }
 
+  function later(delivery: Delivery, attempt: number, delayMs: number): void {
+    setTimeout(() => {
+      ready.push({ delivery, attempt });
+      pump();
+    }, delayMs).unref();
+  }
+
+  /** Whether there is room for one more delivery; when not, says so once. */
+  function admit(): boolean {
+    if (pending >= MAX_PENDING) {
+      if (!dropping) options.log(`webhooks: ${MAX_PENDING} deliveries are waiting (receivers down or slow): new ones are dropped until some end`);
+      dropping = true;
+      return false;
+    }
+    dropping = false;
+    pending++;
+    return true;
+  }
+
   return {
     /** Sends `delivery` in the background; dropped (and logged) when MAX_PENDING are waiting. */
     send(delivery: Delivery): void {
-      if (pending >= MAX_PENDING) {
-        if (!dropping) options.log(`webhooks: ${MAX_PENDING} deliveries are waiting (receivers down or slow): new ones are dropped until some end`);
-        dropping = true;
-        return;
-      }
-      dropping = false;
-      pending++;
+      if (!admit()) return;
+      keep((outbox) => outbox.put({ id: delivery.id, webhookId: delivery.webhookId, userId: delivery.userId, event: delivery.event, timestamp: delivery.timestamp, body: delivery.body, attempt: 0, dueAt: Date.now() }));
       ready.push({ delivery, attempt: 0 });
       pump();
+    },
+    /** Goes on with a delivery an earlier server wrote down, `attempt` attempts made, the next due at
+     * `dueAt` (at once if that has passed). False when there is no room for it (it stays written down). */
+    resume(delivery: Delivery, attempt: number, dueAt: number): boolean {
+      if (!admit()) return false;
+      later(delivery, attempt, Math.max(0, dueAt - Date.now()));
+      return true;
     },
     /** Deliveries waiting or under way. */
     pending: () => pending,
@@ -120,3 +165,37 @@ export function createDeliverer(options: { allowPrivate: boolean; retryBaseMs: n
 }
 
 export type Deliverer = ReturnType<typeof createDeliverer>;
+
+/** Sends again the deliveries an earlier server wrote down and did not end: each to its webhook as
+ * it is now (its URL and secret), unless the webhook is gone or disabled, or the delivery is older
+ * than MAX_OUTBOX_AGE_MS; those are deleted. Returns how many go on. */
+export function resumeDeliveries(outbox: WebhookOutbox, webhooks: WebhookStore, deliverer: Deliverer, log: (line: string) => void): number {
+  let rows: OutboxRow[];
+  try {
+    rows = outbox.all(MAX_PENDING);
+  } catch (error) {
+    log(`webhooks: cannot read the deliveries an earlier server left: ${(error as Error).message}`);
+    return 0;
+  }
+  let resumed = 0;
+  const dropped: string[] = [];
+  for (const row of rows) {
+    const hook = webhooks.get(row.userId, row.webhookId);
+    const age = Date.now() - Date.parse(row.timestamp);
+    const why = !hook ? "its webhook was deleted" : !hook.enabled ? "its webhook is disabled" : !(age <= MAX_OUTBOX_AGE_MS) ? "it is over a day old" : row.attempt > RETRIES ? "its attempts are used up" : undefined;
+    if (why !== undefined || hook === undefined) {
+      dropped.push(`${row.event} delivery ${row.id} (${why})`);
+      try {
+        outbox.delete(row.id);
+      } catch {
+        // Still locked: tried again at the next start.
+      }
+      continue;
+    }
+    const delivery: Delivery = { webhookId: row.webhookId, userId: row.userId, url: hook.url, secret: hook.secret, event: row.event, id: row.id, timestamp: row.timestamp, body: row.body };
+    if (deliverer.resume(delivery, row.attempt, row.dueAt)) resumed++;
+  }
+  if (dropped.length > 0) log(`webhooks: not sent: ${dropped.slice(0, 5).join("; ")}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ""}`);
+  if (resumed > 0) log(`webhooks: ${resumed} deliver${resumed === 1 ? "y" : "ies"} an earlier server did not finish go on`);
+  return resumed;
+}

@@ -71,7 +71,7 @@ export function createWebhookNotifier(store: WebhookStore, deliverer: Deliverer,
     const { event, body } = payloadOf(notice, timestamp, artifacts);
     const text = JSON.stringify(body);
     for (const hook of subscribed) {
-      deliverer.send({ url: hook.url, secret: hook.secret, event, id: crypto.randomUUID(), timestamp, body: text });
+      deliverer.send({ webhookId: hook.id, userId: hook.userId, url: hook.url, secret: hook.secret, event, id: crypto.randomUUID(), timestamp, body: text });
     }
   }
   return {

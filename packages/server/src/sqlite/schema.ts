@@ -75,6 +75,16 @@ CREATE TABLE IF NOT EXISTS webhooks (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS webhooks_by_user ON webhooks (user_id, created_at);
+CREATE TABLE IF NOT EXISTS webhook_outbox (
+  delivery_id TEXT NOT NULL PRIMARY KEY,
+  webhook_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  timestamp TEXT NOT NULL,
+  body TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  due_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -87,7 +97,8 @@ CREATE TABLE IF NOT EXISTS deltas (
 // The Open Harness API's executions (sqlite/executions.ts) have a row each: when it started and
 // ended, and what it came to (its events, output, tool calls) as the API layer encodes it. An older
 // server ignores the table. So it does the webhooks table (sqlite/webhooks.ts): a row per webhook a
-// user registered over that API.
+// user registered over that API, and the webhook_outbox (sqlite/webhook-outbox.ts): a row per
+// delivery to one of them not yet done.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

@@ -15,6 +15,7 @@ import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./catalog.ts"
 import type { ServerLog } from "../log/writer.ts";
 import { createExecutionStore, type ExecutionStore } from "./executions.ts";
 import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
+import { createWebhookOutbox, type WebhookOutbox } from "./webhook-outbox.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
 import { openDatabaseFile } from "./schema.ts";
@@ -63,6 +64,8 @@ export type SqliteDatabase = {
   executions: ExecutionStore;
   /** The Open Harness API's webhooks. */
   webhooks: WebhookStore;
+  /** The webhook deliveries not yet done. */
+  webhookOutbox: WebhookOutbox;
   /** Write transactions committed so far. */
   transactions(): number;
   /** Times the server's thread blocked for writes still with the writer thread (see WriterLink.waits). */
@@ -262,6 +265,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     catalog: createCatalog(db, floor, opening),
     executions: createExecutionStore(db),
     webhooks: createWebhookStore(db),
+    webhookOutbox: createWebhookOutbox(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),
     async storeUnsaved(waitMs, log) {

@@ -70,13 +70,15 @@ export const CAPABILITIES = {
   subagents: notHere("sub-agents are started by the model (the Task tool) within an execution; their tool calls stream with it"),
   files: {
     supported: true,
-    operations: ["files.list", "files.read", "files.download", "files.write", "files.mkdir", "files.delete"],
+    operations: ["files.list", "files.read", "files.download", "files.write", "files.mkdir", "files.delete", "files.search", "files.upload", "files.uploadBatch", "files.downloadBatch"],
     limitations: [
       "the workspace is a session's: every call names one of the user's sessions by session_id (in the query; in the body of mkdir), and acts in the directory its runs work in (the server's project, when it serves one)",
       "paths are relative to the workspace (\"/\" alone lists the workspace itself): an absolute path, a \"..\" segment or a symbolic link leading out of the workspace is refused 400",
       "a write takes at most 10 MiB (413 beyond); a list answers at most 10000 entries (then truncated: true); links are listed as what they lead to, those leading out of the workspace are left out",
       "mime_type comes from the extension, else from the first bytes (text/plain or application/octet-stream)",
-      "search, upload, upload-batch and download-batch are not implemented (501)",
+      "search takes a glob (from its path; ** for any depth) and/or grep (a JavaScript regular expression, matched line by line in text files of at most 10 MiB, at most 100 lines a file); it passes by .git, node_modules, .hg and .svn unless include_ignored is true, the path starts in one or the glob names one; it stops at max_results, 100,000 entries or 10 s, answering what it found with truncated: true and reason",
+      "upload and upload-batch take multipart/form-data with session_id as a field (or in the query); a file is at most 10 MiB (413), a batch at most 500 files and 100 MiB (413); overwrite defaults to false: upload answers 409 file_exists, upload-batch lists the file in skipped",
+      "download-batch answers a ZIP (deflated) of the paths, a folder with all it holds, at most 1000 entries and 1 GiB (413 beyond); every path is checked before the archive starts",
     ],
   },
   hooks: {

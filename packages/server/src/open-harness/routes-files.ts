@@ -11,6 +11,7 @@ import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
 import { ownSession, SessionQuery } from "./session-of.ts";
 import { deleteAt, LIST_MAX, listFiles, makeDirectory, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
 import { WorkspacePath } from "./workspace-paths.ts";
+import { mountFileBatchRoutes } from "./routes-files-batch.ts";
 
 const Flag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
 const ListQuery = SessionQuery.extend({
@@ -109,4 +110,5 @@ export function mountFileRoutes(oh: OpenHarness): void {
       return c.body(null, 204);
     }),
   );
+  mountFileBatchRoutes(oh);
 }

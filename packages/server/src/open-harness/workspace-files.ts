@@ -2,7 +2,7 @@
 // WorkspacePath gives them (relative, "" for the workspace itself), confined to it (confined()).
 import { constants, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { lstat, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { link, lstat, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { join, posix, relative as pathFrom, sep } from "node:path";
 import { makeDirs } from "@harness/agent/make-dirs";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
@@ -17,7 +17,8 @@ export const WRITE_MAX_BYTES = 10 * 1024 * 1024;
 
 export type FileInfo = { path: string; name: string; type: "file" | "directory"; size_bytes?: number; mime_type?: string; modified_at: string };
 
-async function infoOf(relative: string, real: string, stats: Stats): Promise<FileInfo> {
+/** What a file or folder is, as the spec's FileInfo. */
+export async function infoOf(relative: string, real: string, stats: Stats): Promise<FileInfo> {
   const file = stats.isFile();
   return {
     path: relative,
@@ -32,6 +33,7 @@ async function infoOf(relative: string, real: string, stats: Stats): Promise<Fil
 const DATE_LIMIT_MS = 8.64e15;
 const timeOf = ({ mtime, mtimeMs }: Stats) => (Number.isNaN(mtime.getTime()) ? new Date(Math.sign(mtimeMs) * DATE_LIMIT_MS) : mtime).toISOString();
 
+const fileExists = (relative: string) => new ApiError(409, "file_exists", `path: "${relative}" exists: send overwrite=true to replace it`);
 const notFound = (relative: string) => new ApiError(404, "file_not_found", `no file "${relative}" in the session's workspace`);
 
 /** The entries of the directory `relative` (all below it with `recursive`), sorted by path. Links
@@ -102,22 +104,24 @@ export async function openFile(root: string, relative: string) {
 /** Writes `content` to `relative`, making the directories it needs. The file is replaced (written
  * beside it and renamed over it), never written into: a reader never sees half of it, and what is
  * there is not followed (a hard link's other names keep their content, a pipe is not waited on).
- * A file replaced keeps its mode. */
-export async function writeFileAt(root: string, relative: string, content: Uint8Array): Promise<{ file: FileInfo; created: boolean }> {
+ * A file replaced keeps its mode. Without `overwrite`, a file there (even one made meanwhile) is
+ * left as it is: 409 file_exists. */
+export async function writeFileAt(root: string, relative: string, content: Uint8Array, overwrite = true): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a file in it");
   return onPath(relative, async () => {
     const real = await confined(root, relative);
     const before = await entryAt(real, relative);
     if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
+    if (before && !overwrite) throw fileExists(relative);
     await makeDirsOrSay(root, posix.dirname(real), relative);
-    await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined);
+    await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined, overwrite);
     return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
   });
 }
 
 /** Writes `content` beside `real` and renames it over it: the new file is made where it was
  * checked to be (checkOpened), or removed from wherever it went. */
-async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined): Promise<void> {
+async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined, overwrite: boolean): Promise<void> {
   const temp = join(posix.dirname(real), `.harness-write-${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
@@ -125,7 +129,15 @@ async function replaceFile(root: string, relative: string, real: string, content
     await handle.writeFile(content);
     // Set on the open file: the umask left out of it what the old file had.
     if (mode !== undefined) await handle.chmod(mode);
-    await rename(temp, real);
+    if (overwrite) await rename(temp, real);
+    else {
+      // A link is made only where no name is: what a run made meanwhile stays.
+      await link(temp, real).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === "EEXIST" ? fileExists(relative) : error;
+      });
+      // Never failing here: the catch below would remove the file by where the handle is now.
+      await unlink(temp).catch(() => {});
+    }
   } catch (error) {
     // Where it is now, which `temp` may no longer name.
     await rm((await placeOf(handle.fd)) ?? temp, { force: true });

@@ -1,0 +1,51 @@
+// Request bodies of the files operations that take more than JSON's 64 KB: read no further than a
+// limit (413 beyond it), and multipart/form-data parsed (by the platform's own parser) into fields.
+import type { Context } from "hono";
+import { ApiError } from "./errors.ts";
+
+const MiB = 1024 * 1024;
+
+/** The request's body as it came, at most `max` bytes (else 413 naming the limit). */
+export async function bodyBytes(c: Context, max: number, operation: string): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = () => new ApiError(413, "payload_too_large", `body: larger than ${sizeOf(max)}, the most ${operation} takes`, operation);
+  if (Number(c.req.header("content-length")) > max) throw tooLarge();
+  const encoding = c.req.header("content-encoding");
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") throw new ApiError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not supported: send the body as it is`, operation);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of c.req.raw.body ?? []) {
+    size += chunk.byteLength;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export const sizeOf = (bytes: number) => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`);
+
+/** A form's fields: each text field's value (given once), and the files. */
+export type Form = { fields: Map<string, string>; files: Map<string, File[]> };
+
+/** The multipart/form-data body, at most `max` bytes; 415 for a body of another type, 400 for one
+ * that is not well formed or gives a text field twice, or gives a field not in `known`. */
+export async function formOf(c: Context, max: number, operation: string, known: string[]): Promise<Form> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^multipart\/form-data\s*(;|$)/i.test(type)) throw new ApiError(415, "unsupported_media_type", `Content-Type: ${operation} takes multipart/form-data, not ${type === "" ? "a body of no type" : type}`, operation);
+  if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(type)) throw new ApiError(400, "invalid_request", "Content-Type: multipart/form-data names no boundary", operation);
+  const bytes = await bodyBytes(c, max, operation);
+  let data: FormData;
+  try {
+    data = await new Response(bytes, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new ApiError(400, "invalid_request", "body: not well-formed multipart/form-data (its parts, their headers or the closing boundary)", operation);
+  }
+  const form: Form = { fields: new Map(), files: new Map() };
+  for (const [name, value] of data) {
+    if (!known.includes(name)) throw new ApiError(400, "invalid_request", `${name}: not a field of ${operation} (it takes ${known.join(", ")})`, operation);
+    if (typeof value === "string") {
+      if (form.fields.has(name)) throw new ApiError(400, "invalid_request", `${name}: given more than once`, operation);
+      form.fields.set(name, value);
+    } else form.files.set(name, [...(form.files.get(name) ?? []), value]);
+  }
+  return form;
+}

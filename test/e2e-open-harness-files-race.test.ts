@@ -105,3 +105,29 @@ test("a directory swapped for a link out of the workspace while directories are 
     async ({ outside }, _seen, said) => assert.deepEqual(await readdir(outside), ["x.txt"], `nothing was made outside: ${said}`),
   );
 });
+
+test("a directory swapped for a link out of the workspace while the workspace is searched and downloaded shows nothing outside", onLinux, async () => {
+  await race(
+    async ({ outside, workspace }) => {
+      await writeFile(join(outside, "x.txt"), "secret");
+      await writeFile(join(outside, "only-outside.txt"), "secret");
+      await writeFile(join(workspace, "real", "x.txt"), "inside");
+    },
+    "",
+    async ({ api, sessionId }, i) => {
+      const body = (more: Record<string, unknown>) => ({ method: "POST", body: JSON.stringify({ session_id: sessionId, ...more }) });
+      if (i % 2) {
+        const response = await api(`${V1}/files/search`, body({ glob: "**", grep: "secret|inside" }));
+        const found = response.status === 200 ? ((await response.json()).matches as { file: { path: string }; line_matches: { content: string }[] }[]) : [];
+        return `search ${response.status} ${found.map((m) => `${m.file.path}:${m.line_matches.map((l) => l.content)}`).sort().join(" ")}`;
+      }
+      const response = await api(`${V1}/files/download-batch`, body({ paths: ["/"] }));
+      const zip = Buffer.from(await response.arrayBuffer());
+      return `zip ${response.status} ${zip.includes("only-outside") ? "only-outside" : ""}`;
+    },
+    async (_r, seen, said) => {
+      assert.ok([...seen.keys()].some((answer) => answer.includes("real/x.txt:inside")), `the workspace was searched: ${said}`);
+      assert.ok(![...seen.keys()].some((answer) => /only-outside|secret/.test(answer)), `nothing outside was shown: ${said}`);
+    },
+  );
+});

@@ -12,7 +12,7 @@ import { apiAs, V1 } from "./open-harness-support.ts";
 /** A form posted as alice (fetch sets its multipart Content-Type). */
 const post = (base: string, path: string, body: BodyInit, headers: Record<string, string> = {}) => fetch(`${base}${V1}${path}`, { method: "POST", body, headers: { "x-harness-user": "alice", ...headers } });
 
-function form(fields: Record<string, string>, files: [field: string, name: string, content: string | Uint8Array][] = []): FormData {
+function form(fields: Record<string, string>, files: [field: string, name: string, content: string | Uint8Array<ArrayBuffer>][] = []): FormData {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
   for (const [field, name, content] of files) data.append(field, new Blob([content]), name);
@@ -30,7 +30,7 @@ test("a file is uploaded to a path, or by its name into a folder; one there is r
   try {
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const ws = () => h.workspace("alice", session.id);
-    const upload = async (fields: Record<string, string>, files: [string, string, string | Uint8Array][] = [["file", "notes.md", "# Notes\n"]]) => answer(await post(h.server.url, "/files/upload", form({ session_id: session.id, ...fields }, files)));
+    const upload = async (fields: Record<string, string>, files: [string, string, string | Uint8Array<ArrayBuffer>][] = [["file", "notes.md", "# Notes\n"]]) => answer(await post(h.server.url, "/files/upload", form({ session_id: session.id, ...fields }, files)));
 
     let r = await upload({ path: "/docs/notes.md" });
     assert.equal(r.status, 201);
@@ -59,7 +59,7 @@ test("a file is uploaded to a path, or by its name into a folder; one there is r
 
     await writeFile(join(outside, "secret.txt"), "secret");
     await symlink(outside, join(ws(), "out"));
-    const refused = async (fields: Record<string, string>, files: [string, string, string | Uint8Array][] | undefined, status: number, message: RegExp) => {
+    const refused = async (fields: Record<string, string>, files: [string, string, string | Uint8Array<ArrayBuffer>][] | undefined, status: number, message: RegExp) => {
       const got = await upload(fields, files);
       assert.equal(got.status, status, JSON.stringify(got.body));
       assert.match(got.body.error.message, message);
@@ -103,7 +103,7 @@ test("many files are uploaded at once below a base path, keeping their folders; 
   try {
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const ws = () => h.workspace("alice", session.id);
-    const batch = async (fields: Record<string, string>, files: [string, string, string | Uint8Array][]) => answer(await post(h.server.url, "/files/upload-batch", form({ session_id: session.id, ...fields }, files)));
+    const batch = async (fields: Record<string, string>, files: [string, string, string | Uint8Array<ArrayBuffer>][]) => answer(await post(h.server.url, "/files/upload-batch", form({ session_id: session.id, ...fields }, files)));
 
     let r = await batch({ base_path: "/project" }, [["files", "src/a.ts", "a"], ["files", "src/lib/b.ts", "b"], ["files", "README.md", "r"]]);
     assert.equal(r.status, 200);
@@ -131,7 +131,7 @@ test("many files are uploaded at once below a base path, keeping their folders; 
     assert.deepEqual(r.body.uploaded.map((f: { path: string }) => f.path), ["small.txt"]);
     assert.match(r.body.errors[0].error, /larger than 10 MiB/);
 
-    const refused = async (fields: Record<string, string>, files: [string, string, string | Uint8Array][], status: number, message: RegExp) => {
+    const refused = async (fields: Record<string, string>, files: [string, string, string | Uint8Array<ArrayBuffer>][], status: number, message: RegExp) => {
       const got = await batch(fields, files);
       assert.equal(got.status, status, JSON.stringify(got.body));
       assert.match(got.body.error.message, message);

@@ -49,6 +49,8 @@ test("a workspace is searched by glob and by its files' lines, from a folder, pa
 
     r = await search({ glob: "*.ts", path: "/src" });
     assert.deepEqual(paths(r.body.matches).sort(), ["src/alias.ts", "src/main.ts"], "the glob is from the path, * within one folder");
+    r = await search({ glob: "*" });
+    assert.deepEqual(paths(r.body.matches).sort(), ["README.md", "image.bin", "src"], "nor are the folders passed by");
     r = await search({ glob: "src/*" });
     assert.ok(paths(r.body.matches).includes("src/lib"), "folders match by name");
     assert.equal(r.body.matches.find((m: Match) => m.file.path === "src/lib").file.type, "directory");

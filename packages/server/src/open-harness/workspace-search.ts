@@ -42,6 +42,7 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
   if (grep !== undefined) checkedPattern(grep);
   const deadline = Date.now() + (request.timeMs ?? SEARCH_MAX_MS);
   const named = new Set(glob?.split("/") ?? []);
+  const ignored = (name: string) => !request.includeIgnored && IGNORED.includes(name) && !named.has(name);
   const matches: FileMatch[] = [];
   let reason: SearchResult["reason"];
   let walked = 0;
@@ -57,6 +58,8 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
     async ({ path, real: at, stats }) => {
       if (++walked > SEARCH_MAX_ENTRIES) return void (reason = "entry_limit");
       const below = start === "" ? path : path.slice(start.length + 1);
+      // A folder passed by is not a match either.
+      if (stats.isDirectory() && ignored(path.slice(path.lastIndexOf("/") + 1))) return;
       if (glob !== undefined && !matchesGlob(below, glob)) return;
       if (!lines) {
         if (matches.length === maxResults) return void (reason = "max_results");
@@ -71,7 +74,7 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
       matches.push(found);
     },
     {
-      skip: (name) => !request.includeIgnored && IGNORED.includes(name) && !named.has(name),
+      skip: ignored,
       stop: () => {
         if (reason === undefined && Date.now() > deadline) reason = "time_limit";
         return reason !== undefined;

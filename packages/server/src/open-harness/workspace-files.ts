@@ -119,8 +119,8 @@ export async function writeFileAt(root: string, relative: string, content: Uint8
   });
 }
 
-/** Writes `content` beside `real` and renames it over it: the new file is made where it was
- * checked to be (checkOpened), or removed from wherever it went. */
+/** Writes `content` beside `real` and renames it over it (links it there, without `overwrite`): the
+ * new file is made where it was checked to be (checkOpened), or removed from wherever it went. */
 async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined, overwrite: boolean): Promise<void> {
   const temp = join(posix.dirname(real), `.harness-write-${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);

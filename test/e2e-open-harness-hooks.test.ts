@@ -43,7 +43,7 @@ test("a session's hooks are listed from the user's and the workspace's settings,
     assert.equal(register.status, 501);
     assert.equal((await register.json()).error.operation, "hooks.register");
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual(caps.hooks.operations, ["hooks.list", "hooks.get", "webhooks.register", "webhooks.list", "webhooks.delete"]);
+    assert.deepEqual(caps.hooks.operations, ["hooks.list", "hooks.get", "hooks.listEvents", "hooks.streamEvents", "webhooks.register", "webhooks.list", "webhooks.delete"]);
   } finally {
     await h.close();
   }

@@ -37,3 +37,29 @@ export async function executionWhen(api: Api, id: string, ready: (execution: Rec
   }
   throw new Error(`the execution never ${what}`);
 }
+
+/** The first `count` SSE events of a stream that stays open (read as they come, then left). */
+export async function takeSse(response: Response, count: number): Promise<Sse[]> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Sse[] = [];
+  let text = "";
+  try {
+    while (events.length < count) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended after ${events.length} of ${count} events`);
+      text += value;
+      let end: number;
+      while (events.length < count && (end = text.indexOf("\n\n")) >= 0) {
+        const block = text.slice(0, end);
+        text = text.slice(end + 2);
+        const lines = block.split("\n");
+        const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+        if (!data) continue;
+        events.push({ id: lines.find((l) => l.startsWith("id:"))?.slice(3).trim(), data: JSON.parse(data) });
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return events;
+}

@@ -83,6 +83,8 @@ export type { SlashCommand, SlashExpansion } from "./commands/index.ts";
 export { builtinAgents, createSubagentSpawner, loadAgentDefinitions, taskTool } from "./subagents/index.ts";
 export type { AgentDefinition, SubagentOutput, SubagentRequest } from "./subagents/index.ts";
 export { exitPlanModeTool } from "./plan-mode/exit-plan-mode.ts";
+export { defaultTools, offered, type DefaultToolsSetup } from "./harness/default-tools.ts";
+export { schemaOf } from "./harness/request.ts";
 export { EXIT_PLAN_MODE_TOOL_NAME } from "./plan-mode/texts.ts";
 export { compact, contextMessages, contextWindowFor, rejoinTranscript, shouldCompact } from "./compaction/index.ts";
 export type { CompactResult, TranscriptEntry } from "./compaction/index.ts";

@@ -39,6 +39,8 @@ export type SessionRegistry = {
   awaitingApproval(): number;
   /** Clients connected to the sessions in memory. */
   clients(): number;
+  /** MCP servers connected in the last runs of the sessions in memory, as each reported them. */
+  mcpServersConnected(): number;
   /** From now on, no session starts a new run: a submit or resume is refused saying `reason`. */
   refuseRuns(reason: string): void;
   /** Writes down runs in progress as interrupted, stores every session and stops every runner. A
@@ -286,6 +288,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     clients() {
       let count = 0;
       for (const entry of entries.values()) count += entry.session?.connectionCount ?? 0;
+      return count;
+    },
+    mcpServersConnected() {
+      let count = 0;
+      for (const entry of entries.values()) count += entry.session?.snapshot().state.available?.mcpServers.filter((server) => server.status === "connected").length ?? 0;
       return count;
     },
     refuseRuns(reason) {

@@ -8,7 +8,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { delimiter, join, resolve as resolvePath } from "node:path";
-import { SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
+import { defaultBackendName, SANDBOX_HIDE_ENV } from "@harness/runner/backend-names";
 import { answerClientErrors } from "@harness/runner/client-error";
 import { DEBUG_ENV, DEBUG_FILE_ENV } from "@harness/runner/debug-setting";
 import { runnerVersion } from "@harness/runner/version";
@@ -221,6 +221,26 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     openHarness: {
       registry,
       version: currentRunnerVersion,
+      backend: backendName(config.env),
+      figures: () => ({
+        sessions: registry.size(),
+        clients: registry.clients(),
+        runs: registry.running(),
+        awaitingApproval: registry.awaitingApproval(),
+        runnerProcesses: pool.counts().alive,
+        mcpServersConnected: registry.mcpServersConnected(),
+        databaseProblem: databaseProblem(db),
+        config: {
+          project_dir: config.projectDir !== undefined,
+          auth: config.userTokens.size > 0 || config.tokensFile !== undefined ? "user_tokens" : config.token !== undefined ? "token" : "none",
+          runner_sessions_per_process: config.runnerSessionsPerProcess,
+          runner_idle_ms: config.runnerIdleMs,
+          runner_stall_ms: config.runnerStallMs,
+          session_idle_ms: config.sessionIdleMs,
+          stop_grace_ms: config.stopGraceMs,
+          webhooks_allow_private: config.webhooksAllowPrivate,
+        },
+      }),
       executionStore: db.executions,
       webhooks: { store: db.webhooks, outbox: db.webhookOutbox, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
       workDirOf: workspaceOf,
@@ -297,6 +317,22 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     ...(tokens && { reloadTokens: tokens.reload }),
     warnings: startWarnings(config),
   };
+}
+
+/** The backend the runners use by default (resolveConfig has refused a bad HARNESS_BACKEND). */
+function backendName(env: Record<string, string | undefined>): string {
+  const backend = defaultBackendName(env);
+  return backend.ok ? backend.name : "builtin";
+}
+
+/** Why the database does not answer a read (a damaged file, a lock held too long), or undefined. */
+function databaseProblem(db: SqliteDatabase): string | undefined {
+  try {
+    db.catalog.exists("", "");
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** Waits up to `graceMs` for the runs in flight to finish, refusing new ones meanwhile. Clients stay

@@ -8,9 +8,7 @@ import { withRules } from "../permissions/parse-rule.ts";
 import { decide } from "../permissions/decide.ts";
 import { screenUpdates } from "../permissions/screen-updates.ts";
 import { persistPermissionUpdates } from "../settings/persist-updates.ts";
-import { wholeToolDenial } from "../permissions/match-rule.ts";
 import { deniedFileFilter } from "../permissions/path-access.ts";
-import { canonicalToolName } from "../permissions/tool-names.ts";
 import type { PermissionContext, PermissionMode } from "../permissions/types.ts";
 import { isReallyInWorkingDirectories } from "../permissions/paths.ts";
 import { createShellCwd, maintainsProjectCwd, type ShellCwd, type ShellSlot } from "../tools/shell/cwd.ts";
@@ -18,14 +16,9 @@ import { skillsRegistry } from "../skills/registry.ts";
 import { SKILL_TOOL_NAME, skillTool } from "../skills/skill-tool.ts";
 import type { Skill } from "../skills/types.ts";
 import type { SubagentSpawner } from "../subagents/task-tool.ts";
-import { taskTool } from "../subagents/task-tool.ts";
-import { taskOutputTool, taskStopTool } from "../subagents/background-task-tools.ts";
-import { bashToolFor } from "../tools/shell/bash.ts";
 import { workspaceEnvDir } from "../sandbox/tmp-dir.ts";
 import { sessionEnvFile } from "../tools/shell/session-env.ts";
 import { createToolRegistry, type ToolRegistry } from "../tool-registry/registry.ts";
-import { builtinTools } from "../tools/index.ts";
-import { exitPlanModeTool } from "../plan-mode/exit-plan-mode.ts";
 import { transcriptFile } from "../hooks/transcript-file.ts";
 import { toolUsesOf } from "../loop/transcript.ts";
 import type { RunAgentOptions, RunAgentResult, Tool, ToolContext } from "../types.ts";
@@ -47,6 +40,7 @@ import { createToolGate } from "./tool-gate.ts";
 import { applyToRun, type RunPermissions } from "./permissions/run-permissions.ts";
 import { structuredOutput, type StructuredOutput } from "./structured-output.ts";
 import { offeredTools } from "./request.ts";
+import { defaultTools, offered } from "./default-tools.ts";
 
 export const DEFAULT_MAX_TURNS = 100;
 
@@ -228,15 +222,6 @@ function subagentSlot(parent: RunContext): ShellSlot {
   return dir === parent.setup.cwd ? {} : { dir };
 }
 
-/** `tools` split: those a tool-wide deny rule names (`WebFetch`, `mcp__server`) are withheld, as in
- * Claude Code the model is not offered them at all, and a call of one by name finds no such tool. */
-function offered(all: Tool[], permissions: PermissionContext): { tools: Tool[]; withheld: Tool[] } {
-  const tools: Tool[] = [];
-  const withheld: Tool[] = [];
-  for (const tool of all) (wholeToolDenial(permissions, tool.name) ? withheld : tools).push(tool);
-  return { tools, withheld };
-}
-
 /** The model behind the prompt and agent hooks of the run `ctx()` (read when a hook asks: the
  * context is built by then, and a configure may have changed its model). */
 function evaluatorFor(ctx: () => RunContext, record: (model: string, usage: Usage) => void): HookEvaluator {
@@ -269,26 +254,6 @@ function nestedMemoryOf(setup: RunSetup): NestedMemory {
     project: { root: setup.projectRoot, externalImportsApproved: setup.externalImportsApproved === true },
     ...(setup.settings.claudeMdExcludes && { excludes: setup.settings.claudeMdExcludes }),
   });
-}
-
-/** The built-in tools and ExitPlanMode; with loaded configuration also Task, Skill (when a skill is
- * there for the model) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
- * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
-function defaultTools(setup: RunSetup, options: RunAgentOptions, onSkill: (skill: Skill) => void): Tool[] {
-  const sandboxed = setup.permissions.sandbox !== undefined;
-  const bash = bashToolFor(setup.harnessEnv ?? setup.childEnv ?? process.env, sandboxed);
-  const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
-  if (!setup.loaded) return chosen(builtins, options.builtinTools);
-  const tools = [...builtins, taskTool(setup.agents), taskOutputTool, taskStopTool];
-  if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents, setup.sessionId));
-  return [...chosen(tools, options.builtinTools), ...setup.mcpTools];
-}
-
-/** The tools `names` lists (RunAgentOptions.builtinTools: Agent is Task), or all without a list. */
-function chosen(tools: Tool[], names: readonly string[] | undefined): Tool[] {
-  if (names === undefined) return tools;
-  const wanted = new Set(names.map(canonicalToolName));
-  return tools.filter((tool) => wanted.has(tool.name));
 }
 
 /** A rule of allowed-tools that does not parse is said and left out: the calls it was meant to

@@ -17,6 +17,8 @@ export type OpenHarness = {
   /** Whether the user's session exists, its state left unread. */
   sessionExists(userId: string, sessionId: string): Promise<boolean>;
   version: string;
+  /** The backend the runs use (HARNESS_BACKEND): builtin or claude-code. */
+  backend: string;
   startedAt: string;
   stopping: () => string | undefined;
 };

@@ -33,6 +33,15 @@ export const CAPABILITIES = {
       "status is connected, error (the run's failed) or disconnected (any other: needs-auth, pending…; harness_status holds the run's own)",
     ],
   },
+  tools: {
+    supported: true,
+    operations: ["tools.list", "tools.get"],
+    limitations: [
+      "read only, per session (session_id in the query): the tools its last run offered the model, in that order, or before its first run those a run would start with (less those the settings' deny rules withhold); an id is the tool's name; registering, invoking and removing tools are not implemented (501)",
+      "a built-in tool's description and input_schema are those the builtin agent sends the model (Task's lists the session's agents), with secrets hidden as ***; with the claude-code backend (HARNESS_BACKEND) the tools are Claude Code's own and have their names only, and none are listed before the first run",
+      "MCP tools (source mcp, source_id their server) are listed after a run only, by name, with no description or input_schema, as mcp.listTools: their servers are not started to ask them; ToolSearch (added when a run defers many MCP tools) is not listed; no tool has source skill or custom",
+    ],
+  },
   execution: {
     supported: true,
     operations: ["execution.run", "execution.stream", "execution.list", "execution.get", "execution.attachStream", "execution.cancel", "execution.result", "execution.listToolCalls", "execution.sendInput", "execution.listArtifacts", "execution.downloadArtifact"],
@@ -83,11 +92,13 @@ export const CAPABILITIES = {
   },
   hooks: {
     supported: true,
-    operations: ["hooks.list", "hooks.get", "webhooks.register", "webhooks.list", "webhooks.delete"],
+    operations: ["hooks.list", "hooks.get", "hooks.listEvents", "hooks.streamEvents", "webhooks.register", "webhooks.list", "webhooks.delete"],
     limitations: [
       "read only, per session (session_id in the query): the hooks of the settings files a run in its workspace reads (managed, user, project, local), as they run under disableAllHooks and allowManagedHooksOnly; they are registered in those files, not over this API",
       "Claude Code's events other than PreToolUse (pre_tool), PostToolUse (post_tool), Stop (stop), PostToolUseFailure and StopFailure (error) are custom; harness_event names each, scope and matcher say where it is and what it matches",
-      "http hooks are webhook handlers; prompt and agent hooks have handler type prompt or agent; plugins' and skills' hooks are not listed; the events stream and the event log are not implemented (501)",
+      "http hooks are webhook handlers; prompt and agent hooks have handler type prompt or agent; plugins' and skills' hooks are not listed",
+      "the events (list and stream) are the user's own executions' execution.started and execution.completed (status says how it ended), as webhooks get them, kept as long as their executions (an hour after they end); no hook.triggered, session, skill or error events; a run a WebSocket client starts is no execution and has none",
+      "an event's id begins with its time in milliseconds; the list is the most recent first, since filters by the event's time; the stream takes events=a,b (comma-separated) to filter, sends { type, execution_id, session_id, …, timestamp } with the event's id, only new events without Last-Event-ID and those after it with one, and a comment every 25 s while quiet",
       "webhooks are the user's own (another's are not found) and take the events execution.started, execution.completed (every end; status says how it ended), execution.failed and execution.cancelled (those ends only); GET and PATCH /webhooks/{id} get and change one (enabled, url, events, secret); the secret is shown only in the answer to the register",
       "webhook URLs must be https and name no loopback, private, link-local or reserved address, nor a name that resolves to one (unless the server runs with HARNESS_WEBHOOKS_ALLOW_PRIVATE=1, which also takes http to loopback); URLs with credentials are refused; redirects are not followed",
       "a delivery is a POST signed in X-OpenHarness-Signature (sha256=HMAC-SHA256 of the raw body) with its time in X-OpenHarness-Timestamp and the body's timestamp; each attempt times out after 10 s; a 5xx, 408, 429, timeout or connection error is retried 3 times (after 1 s, 5 s, 25 s), not the spec's hours; at most 1000 deliveries wait at once (newer ones are dropped and logged); executions interrupted by a server's stop are not delivered",
@@ -103,6 +114,15 @@ export const CAPABILITIES = {
     ],
   },
   models: notHere("the model is chosen by the server's configuration or a WebSocket client's configure command"),
+  diagnostics: {
+    supported: true,
+    operations: ["diagnostics.get"],
+    limitations: [
+      "the whole server's figures, for a holder of any token: active_sessions are the sessions in memory, active_executions the runs in flight (a WebSocket client's too), connected_mcp_servers those the last runs of the sessions in memory connected, installed_skills those of .claude/skills in the runs' home; memory_usage_mb is the server process's (not its runners')",
+      "besides the spec's fields: started_at, status (serving or stopping, with stopping_reason), database (status pass or fail, with the message), clients, awaiting_approval and runner_processes; config holds the settings that are neither secrets nor paths",
+      "logs and the logs stream are not implemented (501): the server's log goes to its standard output",
+    ],
+  },
 } satisfies Record<string, DomainCapability>;
 
 export function harnessDescription(version: string, startedAt: string) {

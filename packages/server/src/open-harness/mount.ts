@@ -1,6 +1,6 @@
 // The Open Harness API's core under /v1 (the spec's base_url ends in /v1): this server as the one
 // harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
-// Webhooks are told of executions' starts and ends. Every other operation of the spec answers 501 naming its capability; every failure takes the
+// Webhooks and the event feed are told of executions' starts and ends. Every other operation of the spec answers 501 naming its capability; every failure takes the
 // spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
 import { artifactsOf } from "./artifacts.ts";
@@ -21,6 +21,10 @@ import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
 import { mountResumeForkRoutes } from "./routes-resume-fork.ts";
 import { mountWebhookRoutes } from "./routes-webhooks.ts";
+import { mountToolRoutes } from "./routes-tools.ts";
+import { mountEventRoutes } from "./routes-events.ts";
+import { mountDiagnosticsRoutes, type ServerFigures } from "./routes-diagnostics.ts";
+import { createEventFeed } from "./event-feed.ts";
 import { createDeliverer, resumeDeliveries } from "./webhook-delivery.ts";
 import { createWebhookNotifier } from "./webhooks.ts";
 import type { SessionRegistry } from "../registry.ts";
@@ -31,6 +35,10 @@ import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
   version: string;
+  /** The backend the runs use (HARNESS_BACKEND): builtin or claude-code. */
+  backend: string;
+  /** What the server holds and runs now, for the diagnostics. */
+  figures: () => ServerFigures;
   /** Where executions are kept past their run and the server's life. */
   executionStore: ExecutionStore;
   /** Where webhooks are kept, and their deliveries not yet done; whether they may name private
@@ -54,13 +62,18 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   if (outbox) resumeDeliveries(outbox, options.webhooks.store, deliverer, log);
   // Called once an execution has ended, when `oh` is long made.
   const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log, (execution) => artifactsOf(oh, execution));
+  const feed = createEventFeed();
   const oh: OpenHarness = {
     app,
-    executions: createExecutions(options.registry, options.executionStore, log, notifier.notify),
+    executions: createExecutions(options.registry, options.executionStore, log, (notice) => {
+      notifier.notify(notice);
+      feed.publish(notice);
+    }),
     workDirOf: options.workDirOf,
     home: options.home,
     sessionExists: options.sessionExists,
     version: options.version,
+    backend: options.backend,
     startedAt: new Date().toISOString(),
     stopping: options.stopping ?? (() => undefined),
   };
@@ -76,6 +89,9 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountMemoryRoutes(oh);
   mountAgentRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);
+  mountToolRoutes(oh);
+  mountEventRoutes(oh, feed);
+  mountDiagnosticsRoutes(oh, options.figures);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

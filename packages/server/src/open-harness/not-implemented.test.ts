@@ -20,6 +20,11 @@ test("a request for an operation of the spec that is not implemented is named by
     ["GET", "/harnesses/harness/nothing", undefined],
     ["POST", "/harnesses/harness/agents/a1", undefined],
     ["GET", "/harnesses/harness/executions", undefined],
+    ["GET", "/harnesses/harness/tools/Read", undefined],
+    ["POST", "/harnesses/harness/tools/Read/invoke", "tools.invoke"],
+    ["GET", "/harnesses/harness/events/stream", undefined],
+    ["GET", "/harnesses/harness/diagnostics", undefined],
+    ["GET", "/harnesses/harness/logs", "diagnostics.logs"],
   ];
   for (const [method, path, capability] of cases) assert.equal(unimplementedCapability(method, path), capability, `${method} ${path}`);
 });

@@ -44,11 +44,9 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["POST", `${H}/mcp-servers/{id}/health`, "mcp.health"],
   ["PATCH", `${H}/mcp-servers/{id}`, "mcp.update"],
   ["DELETE", `${H}/mcp-servers/{id}`, "mcp.disconnect"],
-  ["GET", `${H}/tools`, "tools.list"],
   ["POST", `${H}/tools`, "tools.register"],
   ["POST", `${H}/tools/{id}/invoke/stream`, "tools.invokeStream"],
   ["POST", `${H}/tools/{id}/invoke`, "tools.invoke"],
-  ["GET", `${H}/tools/{id}`, "tools.get"],
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
   ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
   ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],
@@ -56,13 +54,12 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["POST", `${H}/hooks`, "hooks.register"],
   ["PATCH", `${H}/hooks/{id}`, "hooks.update"],
   ["DELETE", `${H}/hooks/{id}`, "hooks.unregister"],
-  ["GET", `${H}/events/stream`, "hooks.streamEvents"],
-  ["GET", `${H}/events`, "hooks.listEvents"],
   ["POST", `${H}/conformance/run`, "conformance.run"],
   ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
   ["GET", `${H}/conformance/results`, "conformance.results"],
   ["GET", `${H}/conformance/status`, "conformance.status"],
-  ["GET", `${H}/diagnostics`, "diagnostics.get"],
+  ["GET", `${H}/logs/stream`, "diagnostics.streamLogs"],
+  ["GET", `${H}/logs`, "diagnostics.logs"],
 ];
 
 const MATCHERS = ROUTES.map(([method, path, capability]) => {

@@ -30,7 +30,7 @@ export type AgentShape = {
 
 /** The plugins the settings enable, as a run loads them; none (and the loader not imported) when
  * they enable none, as in a run. */
-async function pluginsOf(place: SessionSettings["place"], loaded: SessionSettings["loaded"]) {
+export async function pluginsOf(place: SessionSettings["place"], loaded: SessionSettings["loaded"]) {
   const { enabledPlugins } = loaded.settings;
   if (enabledPlugins === undefined) return [];
   const { discoverPlugins } = await import("@harness/agent/discover-plugins");

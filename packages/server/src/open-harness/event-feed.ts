@@ -1,0 +1,80 @@
+// The Open Harness event feed of a user: their executions' starts and ends, the events webhooks are
+// told of. The past is read from the executions kept (every one until an hour after it ended), so
+// the feed needs no store of its own; live events reach the streams subscribed to the user.
+// An event's id begins with its time in milliseconds, then its kind, then its execution: the feed's
+// order is the ids' (time, a start before an end, execution), so a stream resumed from any id it
+// sent, even one no longer kept, knows where to go on from.
+import type { Execution } from "./executions.ts";
+import type { ExecutionNotice } from "./webhooks.ts";
+
+/** The types of the spec's HarnessEvent; the feed holds the first two only. */
+export const EVENT_TYPES = ["execution.started", "execution.completed", "hook.triggered", "session.created", "session.ended", "skill.installed", "skill.uninstalled", "error"] as const;
+
+/** An event as the spec's StoredEvent (the stream sends `{ type, ...data }`). */
+export type FeedEvent = { id: string; type: "execution.started" | "execution.completed"; data: Record<string, unknown>; timestamp: string };
+
+const KINDS = { started: 0, completed: 1 } as const;
+type Kind = keyof typeof KINDS;
+const ID = /^(\d{1,15})-(started|completed)-(.+)$/;
+
+/** Where an event id places it in the feed's order; undefined for one the feed never gave. */
+export function placeOf(id: string): { at: number; kind: Kind; execution: string } | undefined {
+  const match = ID.exec(id);
+  return match ? { at: Number(match[1]), kind: match[2] as Kind, execution: match[3] } : undefined;
+}
+
+/** Whether the event `id` comes after the place `after` in the feed's order. */
+export function comesAfter(id: string, after: NonNullable<ReturnType<typeof placeOf>>): boolean {
+  const place = placeOf(id)!;
+  if (place.at !== after.at) return place.at > after.at;
+  if (place.kind !== after.kind) return KINDS[place.kind] > KINDS[after.kind];
+  return place.execution > after.execution;
+}
+
+function eventOf(execution: Execution, kind: Kind): FeedEvent {
+  const common = { execution_id: execution.id, session_id: execution.sessionId, started_at: execution.startedAt };
+  if (kind === "started") return { id: `${Date.parse(execution.startedAt)}-started-${execution.id}`, type: "execution.started", data: common, timestamp: execution.startedAt };
+  const completedAt = execution.completedAt ?? new Date().toISOString();
+  return {
+    id: `${Date.parse(completedAt)}-completed-${execution.id}`,
+    type: "execution.completed",
+    data: { ...common, status: execution.watch.status, usage: execution.watch.usage, completed_at: completedAt },
+    timestamp: completedAt,
+  };
+}
+
+/** The feed's event for a notice (what webhooks are sent). */
+export function noticeEvent(notice: ExecutionNotice): FeedEvent {
+  return eventOf(notice.execution, notice.type === "started" ? "started" : "completed");
+}
+
+/** The events of `executions`, oldest first: each one's start, and its end once it has ended. */
+export function eventsOf(executions: readonly Execution[]): FeedEvent[] {
+  const events = executions.flatMap((execution) => (execution.completedAt === undefined ? [eventOf(execution, "started")] : [eventOf(execution, "started"), eventOf(execution, "completed")]));
+  return events.sort((a, b) => (comesAfter(a.id, placeOf(b.id)!) ? 1 : a.id === b.id ? 0 : -1));
+}
+
+/** The live side: `publish` hands each notice's event to the listeners of its user, at once. */
+export function createEventFeed() {
+  const listeners = new Map<string, Set<(event: FeedEvent) => void>>();
+  return {
+    publish(notice: ExecutionNotice): void {
+      const mine = listeners.get(notice.execution.userId);
+      if (!mine?.size) return;
+      const event = noticeEvent(notice);
+      for (const listener of mine) listener(event);
+    },
+    /** Calls `listener` with each new event of `userId`'s; returns what stops it. */
+    subscribe(userId: string, listener: (event: FeedEvent) => void): () => void {
+      let mine = listeners.get(userId);
+      if (!mine) listeners.set(userId, (mine = new Set()));
+      mine.add(listener);
+      return () => {
+        mine.delete(listener);
+        if (mine.size === 0) listeners.delete(userId);
+      };
+    },
+  };
+}
+
+export type EventFeed = ReturnType<typeof createEventFeed>;

@@ -1,0 +1,104 @@
+// Tools over the Open Harness API, read only: those a session's runs offer the model. After its
+// first run, the names its last run reported (run.ready); before, the tools a run would start with.
+// A built-in tool's description and input schema are the builtin agent's own, made by the code that
+// makes them for the model (@harness/agent's defaultTools and schemaOf) from what a run in the
+// session's workspace reads (its agents, skills, settings' env and sandbox). MCP servers' tools are
+// known by name only, from the last run: the servers are not started to ask them. Registering,
+// invoking and removing tools is not done over this API (501).
+import type { Context } from "hono";
+import { z } from "zod";
+import { discoverSkills } from "@harness/agent/discover-skills";
+import { harnessEnvOf } from "@harness/agent/harness-env";
+import { loadAgentDefinitions } from "@harness/agent/load-agents";
+import type { RunAvailable } from "@harness/protocol";
+import { ApiError } from "./errors.ts";
+import { H, handle, queryOf, type OpenHarness } from "./common.ts";
+import { pluginsOf } from "./routes-agents.ts";
+import { SessionQuery, sessionOf } from "./session-of.ts";
+import { sessionSettings, type SessionSettings } from "./session-settings.ts";
+import { page, PaginationSchema } from "./shapes.ts";
+
+const Source = z.enum(["builtin", "mcp", "skill", "custom"]);
+const ListQuery = PaginationSchema.extend({ session_id: SessionQuery.shape.session_id, source: Source.optional() }).passthrough();
+
+export type ToolShape = {
+  id: string;
+  name: string;
+  description: string;
+  source: z.infer<typeof Source>;
+  /** The MCP server of an MCP tool. */
+  source_id?: string;
+  input_schema: object;
+};
+
+/** The tools a run in the session's workspace would start with, as the builtin agent makes them for
+ * the model, by name: those its settings' deny rules leave it (no MCP tools: their servers would
+ * have to start). Descriptions are shown with secrets hidden as *** (Task's quotes the agents' files). */
+async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: string): Promise<Map<string, ToolShape>> {
+  // Imported when asked: the agent's whole tool set is more than a server needs to start.
+  const { defaultTools, offered, permissionContext, schemaOf } = await import("@harness/agent");
+  const plugins = await pluginsOf(place, loaded);
+  const where = { home: place.home, projectRoot: place.projectRoot, plugins };
+  const [agents, skills] = await Promise.all([loadAgentDefinitions(where), discoverSkills(where)]);
+  const settings = loaded.settings;
+  const all = defaultTools(
+    {
+      loaded: true,
+      ...(settings.env !== undefined && { harnessEnv: harnessEnvOf(process.env, loaded.sources) }),
+      agents: agents.agents,
+      skills: skills.skills,
+      sessionId,
+      mcpTools: [],
+      permissions: { ...(settings.sandbox?.enabled === true && { sandbox: settings.sandbox }) },
+    },
+    {},
+  );
+  const { tools } = offered(all, permissionContext(loaded, { cwd: place.cwd, home: place.home }));
+  return new Map(
+    tools.map((tool) => {
+      const schema = schemaOf(tool);
+      return [schema.name, { id: schema.name, name: schema.name, description: hide(schema.description), source: "builtin", input_schema: schema.input_schema }];
+    }),
+  );
+}
+
+/** A tool the last run reported that is not the builtin agent's: an MCP server's (by the servers it
+ * reported), else one of its backend's own, each known by name only. */
+function reportedOnly(name: string, available: RunAvailable): ToolShape {
+  const server = available.mcpServers.find((s) => name.startsWith(`mcp__${s.name}__`));
+  if (server) return { id: name, name, description: "", source: "mcp", source_id: server.name, input_schema: {} };
+  return { id: name, name, description: "", source: "builtin", input_schema: {} };
+}
+
+/** The tools of the session the query names, in the order the model is offered them. */
+async function toolsOf(oh: OpenHarness, c: Context): Promise<ToolShape[]> {
+  const settings = await sessionSettings(oh, c);
+  const { session_id } = queryOf(c, SessionQuery);
+  const { read } = await sessionOf(oh, c, session_id);
+  const available = read.state.available;
+  // Claude Code's tools are its own: their descriptions and schemas are not the builtin agent's.
+  const known = oh.backend === "builtin" ? await wouldHave(settings, session_id) : new Map<string, ToolShape>();
+  if (!available) return [...known.values()];
+  return available.tools.map((name) => known.get(name) ?? reportedOnly(name, available));
+}
+
+export function mountToolRoutes(oh: OpenHarness): void {
+  const { app } = oh;
+  app.get(
+    `${H}/tools`,
+    handle(async (c) => {
+      const query = queryOf(c, ListQuery);
+      const all = await toolsOf(oh, c);
+      return c.json(page(all.filter((tool) => (query.source ?? tool.source) === tool.source), query));
+    }),
+  );
+  app.get(
+    `${H}/tools/:toolId`,
+    handle(async (c) => {
+      const id = c.req.param("toolId")!;
+      const tool = (await toolsOf(oh, c)).find((t) => t.id === id);
+      if (!tool) throw new ApiError(404, "tool_not_found", `no tool "${id}" for the session's runs`);
+      return c.json({ tool });
+    }),
+  );
+}

@@ -1,0 +1,89 @@
+// The Open Harness event feed: a user's executions' starts and ends, listed from the executions kept
+// and streamed live as SSE, resumed after Last-Event-ID.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { startHarness } from "./e2e-commands-support.ts";
+import { apiAs, readSse, takeSse, V1 } from "./open-harness-support.ts";
+
+test("a user's event feed lists and streams their executions' starts and ends, resumes after Last-Event-ID, and holds no one else's", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  const bob = apiAs(h.server.url, "bob");
+  const streams = new AbortController();
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    assert.deepEqual(await (await api(`${V1}/events`)).json(), { data: [], total: 0, limit: 20, offset: 0, has_more: false });
+
+    const live = await api(`${V1}/events/stream`, { signal: streams.signal });
+    assert.equal(live.status, 200);
+    assert.match(live.headers.get("content-type") ?? "", /text\/event-stream/);
+    const bobsLive = await bob(`${V1}/events/stream`, { signal: streams.signal });
+    const coming = takeSse(live, 2);
+
+    h.fake.push({ text: "Done." });
+    const run = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "hello", session_id: session.id }) });
+    const executionId = run.headers.get("x-execution-id");
+    await readSse(run);
+
+    const streamed = await coming;
+    assert.deepEqual(
+      streamed.map((event) => [event.data.type, event.data.execution_id, event.data.session_id]),
+      [
+        ["execution.started", executionId, session.id],
+        ["execution.completed", executionId, session.id],
+      ],
+    );
+    assert.equal(streamed[1].data.status, "completed");
+    assert.ok(streamed.every((event) => event.id && typeof event.data.timestamp === "string"));
+
+    const listed = await (await api(`${V1}/events`)).json();
+    assert.equal(listed.total, 2);
+    assert.deepEqual(
+      listed.data.map((event: { id: string; type: string }) => [event.id, event.type]),
+      [
+        [streamed[1].id, "execution.completed"],
+        [streamed[0].id, "execution.started"],
+      ],
+      "the most recent first, with the ids the stream gave",
+    );
+    const completed = listed.data[0];
+    assert.equal(completed.data.execution_id, executionId);
+    assert.equal(completed.data.status, "completed");
+    assert.deepEqual(Object.keys(completed.data.usage).sort(), ["input_tokens", "output_tokens", "total_tokens"]);
+    assert.equal(completed.timestamp, completed.data.completed_at);
+    assert.deepEqual((await (await api(`${V1}/events?type=execution.started`)).json()).data, [listed.data[1]]);
+    assert.equal((await (await api(`${V1}/events?since=${encodeURIComponent(listed.data[1].timestamp)}`)).json()).data.every((e: { timestamp: string }) => e.timestamp > listed.data[1].timestamp), true);
+    assert.equal((await (await api(`${V1}/events?since=2999-01-01T00:00:00Z`)).json()).total, 0);
+
+    // Resumed after the start, the stream sends the end it missed.
+    const resumed = await api(`${V1}/events/stream`, { signal: streams.signal, headers: { "last-event-id": streamed[0].id! } });
+    assert.deepEqual((await takeSse(resumed, 1)).map((event) => event.id), [streamed[1].id]);
+    const startsOnly = await api(`${V1}/events/stream?events=execution.started`, { signal: streams.signal, headers: { "last-event-id": "0-started-x" } });
+    assert.deepEqual((await takeSse(startsOnly, 1)).map((event) => event.id), [streamed[0].id]);
+
+    assert.deepEqual((await (await bob(`${V1}/events`)).json()).total, 0);
+    h.fake.push({ text: "Bob's." });
+    const { session: bobs } = await (await bob(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    await readSse(await bob(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "mine", session_id: bobs.id }) }));
+    const bobsFirst = (await takeSse(bobsLive, 1))[0];
+    assert.equal(bobsFirst.data.session_id, bobs.id, "bob's stream got his execution first, none of alice's");
+    assert.equal((await (await api(`${V1}/events`)).json()).total, 2, "alice's list holds none of bob's");
+
+    for (const [path, headers, pattern] of [
+      ["/events?type=session.paused", {}, /type/],
+      ["/events?since=yesterday", {}, /since/],
+      ["/events/stream?events=execution.started,nope", {}, /events/],
+      ["/events/stream", { "last-event-id": "42" }, /Last-Event-ID/],
+    ] as const) {
+      const bad = await api(`${V1}${path}`, { headers });
+      assert.equal(bad.status, 400, path);
+      assert.match((await bad.json()).error.message, pattern);
+    }
+    assert.equal((await api(`/v1/harnesses/other/events`)).status, 404);
+    const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
+    assert.ok(caps.hooks.operations.includes("hooks.listEvents") && caps.hooks.operations.includes("hooks.streamEvents"));
+  } finally {
+    streams.abort();
+    await h.close();
+  }
+});

@@ -279,10 +279,10 @@ test("bad input, unknown ids and what is not implemented are answered in the Err
     e = await error(await api(`${V1}/sessions`, { headers: { origin: "https://elsewhere.example" } }));
     assert.equal(e.status, 403);
     assert.equal(e.code, "forbidden");
-    e = await error(await api(`${V1}/tools`));
+    e = await error(await api(`${V1}/tools`, { method: "POST", body: "{}" }));
     assert.equal(e.status, 501);
     assert.equal(e.code, "not_implemented");
-    assert.equal(e.operation, "tools.list");
+    assert.equal(e.operation, "tools.register");
     e = await error(await api(`${V1}/skills/s1/versions`));
     assert.equal(e.operation, "skills.listVersions");
     e = await error(await api("/v1/harnesses", { method: "POST", body: "{}" }));

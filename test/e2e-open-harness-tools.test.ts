@@ -106,3 +106,15 @@ test("a session's tools are those its runs offer the model: before the first run
     await h.close();
   }
 });
+
+test("with the claude-code backend, whose tools are Claude Code's own, no tool is listed before a session's first run", async () => {
+  const h = await startHarness({}, { HARNESS_BACKEND: "claude-code" });
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    assert.deepEqual(await (await api(`${V1}/tools?session_id=${session.id}`)).json(), { data: [], total: 0, limit: 20, offset: 0, has_more: false });
+    assert.equal((await (await api(`${V1}/diagnostics`)).json()).config.backend, "claude-code");
+  } finally {
+    await h.close();
+  }
+});

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { comesAfter, createEventFeed, eventsOf, placeOf } from "./event-feed.ts";
 import type { Execution } from "./executions.ts";
 
-const usage = { input_tokens: 1, output_tokens: 2, total_tokens: 3 };
 function execution(id: string, startedAt: string, completedAt?: string, userId = "alice"): Execution {
   return {
     id,
@@ -11,7 +10,13 @@ function execution(id: string, startedAt: string, completedAt?: string, userId =
     sessionId: "s1",
     startedAt,
     ...(completedAt !== undefined && { completedAt }),
-    watch: { status: completedAt === undefined ? "running" : "completed", usage } as Execution["watch"],
+    // A stored execution's usage is in its whole record: the feed never reads it.
+    watch: {
+      status: completedAt === undefined ? "running" : "completed",
+      get usage(): never {
+        throw new Error("the record was read");
+      },
+    } as unknown as Execution["watch"],
     events: [],
     listeners: new Set(),
     ended: Promise.resolve(),
@@ -33,7 +38,7 @@ test("the feed is every execution's start, and its end once ended, oldest first,
       ["execution.completed", "a", "2026-01-01T00:00:02.000Z"],
     ],
   );
-  assert.deepEqual(events[2].data, { execution_id: "a", session_id: "s1", started_at: "2026-01-01T00:00:00.000Z", status: "completed", usage, completed_at: "2026-01-01T00:00:02.000Z" });
+  assert.deepEqual(events[2].data, { execution_id: "a", session_id: "s1", started_at: "2026-01-01T00:00:00.000Z", status: "completed", completed_at: "2026-01-01T00:00:02.000Z" });
   // Resumed from any id, even one no longer kept, the feed goes on from its place.
   const after = placeOf(events[0].id)!;
   assert.deepEqual(events.filter((event) => comesAfter(event.id, after)), events.slice(1));

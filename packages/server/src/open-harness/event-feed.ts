@@ -38,7 +38,8 @@ function eventOf(execution: Execution, kind: Kind): FeedEvent {
   return {
     id: `${Date.parse(completedAt)}-completed-${execution.id}`,
     type: "execution.completed",
-    data: { ...common, status: execution.watch.status, usage: execution.watch.usage, completed_at: completedAt },
+    // No usage: a stored execution's is in its whole record, read only for the execution itself.
+    data: { ...common, status: execution.watch.status, completed_at: completedAt },
     timestamp: completedAt,
   };
 }

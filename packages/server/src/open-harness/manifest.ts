@@ -38,7 +38,7 @@ export const CAPABILITIES = {
     operations: ["tools.list", "tools.get"],
     limitations: [
       "read only, per session (session_id in the query): the tools its last run offered the model, in that order, or before its first run those a run would start with (less those the settings' deny rules withhold); an id is the tool's name; registering, invoking and removing tools are not implemented (501)",
-      "a built-in tool's description and input_schema are those the builtin agent sends the model (Task's lists the session's agents), with secrets hidden as ***; with the claude-code backend (HARNESS_BACKEND) the tools are Claude Code's own and have their names only, and none are listed before the first run",
+      "a built-in tool's description and input_schema are those the builtin agent sends the model, as a run would make them now (Task's lists the session's agents), with secrets hidden as ***; with the claude-code backend (HARNESS_BACKEND) the tools are Claude Code's own and have their names only, and none are listed before the first run",
       "MCP tools (source mcp, source_id their server) are listed after a run only, by name, with no description or input_schema, as mcp.listTools: their servers are not started to ask them; ToolSearch (added when a run defers many MCP tools) is not listed; no tool has source skill or custom",
     ],
   },

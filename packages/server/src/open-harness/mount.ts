@@ -58,7 +58,7 @@ export type OpenHarnessOptions = {
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   const log = options.log ?? (() => {});
   const { outbox } = options.webhooks;
-  const deliverer = createDeliverer({ allowPrivate: options.webhooks.allowPrivate, retryBaseMs: options.webhooks.retryBaseMs, log, ...(outbox && { outbox }) });
+  const deliverer = createDeliverer({ allowPrivate: options.webhooks.allowPrivate, retryBaseMs: options.webhooks.retryBaseMs, log, webhooks: options.webhooks.store, ...(outbox && { outbox }) });
   if (outbox) resumeDeliveries(outbox, options.webhooks.store, deliverer, log);
   // Called once an execution has ended, when `oh` is long made.
   const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log, (execution) => artifactsOf(oh, execution));

@@ -129,3 +129,46 @@ test("deliveries an earlier server left go on to their webhook as it is now, wit
   const said = lines.join("\n");
   for (const why of [/d-gone \(its webhook was deleted\)/, /d-off \(its webhook is disabled\)/, /d-old \(it is over a day old\)/, /d-bob \(its webhook was deleted\)/]) assert.match(said, why);
 });
+
+test("a delivery whose webhook is deleted or disabled while it waits for a retry is not tried again, and is no longer written down; one whose URL changed goes to the new one", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const outbox = createWebhookOutbox(db);
+  const webhooks = createWebhookStore(db);
+  const failing = await receiver(503);
+  const moved = await receiver(200);
+  t.after(() => Promise.all([failing.close(), moved.close()]));
+  const hook = (id: string, enabled = true) => ({ id, userId: "ann", url: failing.url, events: ["execution.completed"], secret: "s".repeat(16), enabled, createdAt: 1 });
+  for (const id of ["wh_del", "wh_off", "wh_moved"]) webhooks.put(hook(id));
+  const lines: string[] = [];
+  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 300, log: (line) => lines.push(line), outbox, webhooks });
+  for (const id of ["wh_del", "wh_off", "wh_moved"]) deliverer.send({ ...delivery(failing.url), webhookId: id });
+  for (let i = 0; i < 200 && failing.count() < 3; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(failing.count(), 3);
+  webhooks.delete("ann", "wh_del");
+  webhooks.put(hook("wh_off", false));
+  webhooks.put({ ...hook("wh_moved"), url: moved.url });
+  await settled(deliverer);
+  assert.equal(deliverer.pending(), 0);
+  assert.equal(failing.count(), 3, "no attempt after the deletion or the disabling");
+  assert.equal(moved.count(), 1);
+  assert.deepEqual(outbox.all(10), []);
+  assert.match(lines.join("\n"), /its webhook was deleted/);
+});
+
+test("a delivery resumed twice is sent once", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const outbox = createWebhookOutbox(db);
+  const webhooks = createWebhookStore(db);
+  const ok = await receiver(200);
+  t.after(() => ok.close());
+  webhooks.put({ id: "wh_1", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
+  outbox.put({ id: "d-1", webhookId: "wh_1", userId: "ann", event: "execution.completed", timestamp: new Date().toISOString(), body: "{}", attempt: 1, dueAt: Date.now() });
+  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: () => {}, outbox, webhooks });
+  assert.equal(resumeDeliveries(outbox, webhooks, deliverer, () => {}), 1);
+  assert.equal(resumeDeliveries(outbox, webhooks, deliverer, () => {}), 0);
+  await settled(deliverer);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(ok.count(), 1);
+});

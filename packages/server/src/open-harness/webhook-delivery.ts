@@ -9,6 +9,8 @@
 // its retries' times as they are set, and deleted once it ends, so that a server that stops while
 // a receiver is down sends it when it starts again (resumeDeliveries): at least once, never lost to
 // a restart. A store that cannot be written (locked by another process) leaves it in memory only.
+// With the webhooks' store, each attempt goes to the webhook as it is then (its URL and secret): a
+// delivery whose webhook was deleted or disabled meanwhile ends without another attempt.
 import { createHmac } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -50,7 +52,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 
 type Outcome = { ok: boolean; retry: boolean; what: string };
 
-export type DelivererOptions = { allowPrivate: boolean; retryBaseMs: number; log: (line: string) => void; outbox?: WebhookOutbox };
+export type DelivererOptions = { allowPrivate: boolean; retryBaseMs: number; log: (line: string) => void; outbox?: WebhookOutbox; webhooks?: WebhookStore };
 
 export function createDeliverer(options: DelivererOptions) {
   const lookup = guardedLookup(options.allowPrivate);
@@ -70,6 +72,28 @@ export function createDeliverer(options: DelivererOptions) {
   let active = 0;
   let dropping = false;
   const ready: { delivery: Delivery; attempt: number }[] = [];
+  /** The ids of the deliveries waiting or under way: one resumed again is not sent twice. */
+  const under = new Set<string>();
+
+  /** `delivery` to its webhook as it is now, or why it is not to be tried again. */
+  function current(delivery: Delivery): Delivery | string {
+    if (!options.webhooks) return delivery;
+    let hook;
+    try {
+      hook = options.webhooks.get(delivery.userId, delivery.webhookId);
+    } catch {
+      return delivery; // The store does not answer now: the delivery goes as it was made.
+    }
+    if (!hook) return "its webhook was deleted";
+    if (!hook.enabled) return "its webhook is disabled";
+    return { ...delivery, url: hook.url, secret: hook.secret };
+  }
+
+  function end(delivery: Delivery): void {
+    pending--;
+    under.delete(delivery.id);
+    keep((outbox) => outbox.delete(delivery.id));
+  }
 
   /** One POST: whether to try again, and what came of it (for the log). */
   function attempt(delivery: Delivery): Promise<Outcome> {
@@ -107,7 +131,14 @@ export function createDeliverer(options: DelivererOptions) {
 
   function pump(): void {
     while (active < CONCURRENCY && ready.length > 0) {
-      const { delivery, attempt: n } = ready.shift()!;
+      const next = ready.shift()!;
+      const n = next.attempt;
+      const delivery = current(next.delivery);
+      if (typeof delivery === "string") {
+        end(next.delivery);
+        options.log(`webhooks: ${next.delivery.event} delivery ${next.delivery.id} not sent again: ${delivery}`);
+        continue;
+      }
       active++;
       void attempt(delivery).then(({ ok, retry, what }) => {
         active--;
@@ -116,8 +147,7 @@ export function createDeliverer(options: DelivererOptions) {
           keep((outbox) => outbox.reschedule(delivery.id, n + 1, Date.now() + delay));
           later(delivery, n + 1, delay);
         } else {
-          pending--;
-          keep((outbox) => outbox.delete(delivery.id));
+          end(delivery);
           if (!ok) options.log(`webhooks: ${delivery.event} delivery ${delivery.id} to ${new URL(delivery.url).origin} failed (${what}) after ${n + 1} attempt${n ? "s" : ""}`);
         }
         pump();
@@ -133,7 +163,7 @@ export function createDeliverer(options: DelivererOptions) {
   }
 
   /** Whether there is room for one more delivery; when not, says so once. */
-  function admit(): boolean {
+  function admit(id: string): boolean {
     if (pending >= MAX_PENDING) {
       if (!dropping) options.log(`webhooks: ${MAX_PENDING} deliveries are waiting (receivers down or slow): new ones are dropped until some end`);
       dropping = true;
@@ -141,21 +171,23 @@ export function createDeliverer(options: DelivererOptions) {
     }
     dropping = false;
     pending++;
+    under.add(id);
     return true;
   }
 
   return {
     /** Sends `delivery` in the background; dropped (and logged) when MAX_PENDING are waiting. */
     send(delivery: Delivery): void {
-      if (!admit()) return;
+      if (!admit(delivery.id)) return;
       keep((outbox) => outbox.put({ id: delivery.id, webhookId: delivery.webhookId, userId: delivery.userId, event: delivery.event, timestamp: delivery.timestamp, body: delivery.body, attempt: 0, dueAt: Date.now() }));
       ready.push({ delivery, attempt: 0 });
       pump();
     },
     /** Goes on with a delivery an earlier server wrote down, `attempt` attempts made, the next due at
-     * `dueAt` (at once if that has passed). False when there is no room for it (it stays written down). */
+     * `dueAt` (at once if that has passed). False when there is no room for it (it stays written down)
+     * or it goes on already. */
     resume(delivery: Delivery, attempt: number, dueAt: number): boolean {
-      if (!admit()) return false;
+      if (under.has(delivery.id) || !admit(delivery.id)) return false;
       later(delivery, attempt, Math.max(0, dueAt - Date.now()));
       return true;
     },

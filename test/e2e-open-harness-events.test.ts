@@ -86,3 +86,29 @@ test("a user's event feed lists and streams their executions' starts and ends, r
     await h.close();
   }
 });
+
+test("event streams a client leaves are let go: after many connects and disconnects none is held", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const streams = () => api(`${V1}/diagnostics`).then(async (r) => (await r.json()).event_streams);
+    assert.equal(await streams(), 0);
+    const open = await Promise.all(Array.from({ length: 5 }, () => api(`${V1}/events/stream`)));
+    assert.equal(await streams(), 5, "the diagnostics count the streams open");
+    for (const response of open) await response.body!.cancel();
+    for (let round = 0; round < 10; round++) {
+      const gone = new AbortController();
+      const some = await Promise.all(Array.from({ length: 10 }, (_, i) => api(`${V1}/events/stream`, { signal: gone.signal, headers: i % 2 ? { "last-event-id": "0-started-x" } : {} })));
+      assert.ok(some.every((response) => response.status === 200));
+      gone.abort();
+    }
+    let left = await streams();
+    for (let i = 0; i < 50 && left > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = await streams();
+    }
+    assert.equal(left, 0);
+  } finally {
+    await h.close();
+  }
+});

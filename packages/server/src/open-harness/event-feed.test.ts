@@ -59,3 +59,15 @@ test("a live event reaches the streams of its user only, until they stop listeni
   assert.deepEqual(alice, ["execution.started"]);
   assert.deepEqual(bob, []);
 });
+
+test("a listener stopped twice leaves the user's later listeners listening", () => {
+  const feed = createEventFeed();
+  const got: string[] = [];
+  const stop = feed.subscribe("alice", () => {});
+  stop();
+  feed.subscribe("alice", (event) => got.push(event.type));
+  stop();
+  feed.publish({ type: "started", execution: execution("a", "2026-01-01T00:00:00.000Z") });
+  assert.deepEqual(got, ["execution.started"]);
+  assert.equal(feed.listeners(), 1);
+});

@@ -65,6 +65,12 @@ export function createEventFeed() {
       const event = noticeEvent(notice);
       for (const listener of mine) listener(event);
     },
+    /** The listeners subscribed now, every user's (each an open stream). */
+    listeners(): number {
+      let count = 0;
+      for (const mine of listeners.values()) count += mine.size;
+      return count;
+    },
     /** Calls `listener` with each new event of `userId`'s; returns what stops it. */
     subscribe(userId: string, listener: (event: FeedEvent) => void): () => void {
       let mine = listeners.get(userId);
@@ -72,7 +78,8 @@ export function createEventFeed() {
       mine.add(listener);
       return () => {
         mine.delete(listener);
-        if (mine.size === 0) listeners.delete(userId);
+        // Stopped again after the user's set was dropped: a later set is others' and stays.
+        if (mine.size === 0 && listeners.get(userId) === mine) listeners.delete(userId);
       };
     },
   };

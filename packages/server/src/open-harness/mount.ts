@@ -91,7 +91,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountWebhookRoutes(oh, options.webhooks);
   mountToolRoutes(oh);
   mountEventRoutes(oh, feed);
-  mountDiagnosticsRoutes(oh, options.figures);
+  mountDiagnosticsRoutes(oh, options.figures, feed);
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -4,6 +4,7 @@
 // a secret or a path: a holder of any token may read it, as GET /health's counts.
 import { discoverSkills } from "@harness/agent/discover-skills";
 import { H, handle, harnessOf, type OpenHarness } from "./common.ts";
+import type { EventFeed } from "./event-feed.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
 /** What the server holds and runs now (the host's side of the diagnostics). */
@@ -32,7 +33,7 @@ async function homeSkills(home: string): Promise<number> {
   return skills.filter((skill) => skill.scope === "user").length;
 }
 
-export function mountDiagnosticsRoutes(oh: OpenHarness, figures: () => ServerFigures): void {
+export function mountDiagnosticsRoutes(oh: OpenHarness, figures: () => ServerFigures, feed: EventFeed): void {
   oh.app.get(
     `${H}/diagnostics`,
     handle(async (c) => {
@@ -54,6 +55,7 @@ export function mountDiagnosticsRoutes(oh: OpenHarness, figures: () => ServerFig
         ...(stopping !== undefined && { stopping_reason: stopping }),
         database: now.databaseProblem === undefined ? { status: "pass" } : { status: "fail", message: now.databaseProblem },
         clients: now.clients,
+        event_streams: feed.listeners(),
         awaiting_approval: now.awaitingApproval,
         runner_processes: now.runnerProcesses,
       });

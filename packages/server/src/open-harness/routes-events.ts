@@ -1,7 +1,7 @@
 // The event feed over the Open Harness API (hooks.listEvents, hooks.streamEvents): the user's own
 // executions' starts and ends (event-feed.ts). The list reads the executions kept; the stream sends
 // the events after Last-Event-ID (none without it), then each new one as it happens, until the
-// client goes away.
+// client goes away or falls MAX_QUEUED_EVENTS behind.
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { check } from "../sessions/api.ts";
@@ -24,6 +24,10 @@ const StreamQuery = z
   })
   .passthrough();
 const LastEventId = z.string().refine((id) => placeOf(id) !== undefined, "is no id this feed gave");
+
+/** Events a stream holds while its client reads too slowly for them: past that, the stream ends
+ * (its client resumes after the Last-Event-ID it got) rather than hold more. */
+export const MAX_QUEUED_EVENTS = 1000;
 
 /** A comment sent this often keeps a quiet stream open through proxies that cut idle connections. */
 const KEEP_ALIVE_MS = 25_000;
@@ -57,6 +61,11 @@ export function mountEventRoutes(oh: OpenHarness, feed: EventFeed): void {
         // Subscribed before the past is read: an event that comes meanwhile is in one or the other,
         // or both (sent once).
         const unsubscribe = feed.subscribe(userId, (event) => {
+          if (queue.length >= MAX_QUEUED_EVENTS) {
+            unsubscribe();
+            stream.abort();
+            return;
+          }
           queue.push(event);
           wake?.();
         });

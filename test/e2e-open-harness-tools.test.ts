@@ -118,3 +118,24 @@ test("with the claude-code backend, whose tools are Claude Code's own, no tool i
     await h.close();
   }
 });
+
+test("a session whose settings run the main thread as an agent lists that agent's tools before its first run, as the run then offers them", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const agent = "---\nname: reader\ndescription: Reads files.\ntools: Read, Grep, Agent(reader)\n---\nYou read.\n";
+    assert.equal((await api(`${V1}/files/.claude/agents/reader.md${q}`, { method: "PUT", body: agent })).status, 201);
+    assert.equal((await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: JSON.stringify({ agent: "reader" }) })).status, 201);
+    const before = (await (await api(`${V1}/tools${q}&limit=100`)).json()).data as Tool[];
+
+    h.fake.push({ text: "Ready." });
+    await readSse(await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "hello", session_id: session.id }) }));
+    const offered = h.fake.requests.at(-1)!.body.tools as { name: string; description: string; input_schema: unknown }[];
+    assert.deepEqual(before.map((tool) => tool.name), offered.map((tool) => tool.name));
+    assert.deepEqual(before.map((tool) => tool.description), offered.map((tool) => tool.description));
+  } finally {
+    await h.close();
+  }
+});

@@ -32,11 +32,11 @@ export type ToolShape = {
 };
 
 /** The tools a run in the session's workspace would start with, as the builtin agent makes them for
- * the model, by name: those its settings' deny rules leave it (no MCP tools: their servers would
- * have to start). Descriptions are shown with secrets hidden as *** (Task's quotes the agents' files). */
+ * the model, by name: those of the agent its settings run the main thread as (their `agent`), that
+ * their deny rules leave it (no MCP tools: their servers would have to start). Descriptions are shown with secrets hidden as *** (Task's quotes the agents' files). */
 async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: string): Promise<Map<string, ToolShape>> {
   // Imported when asked: the agent's whole tool set is more than a server needs to start.
-  const { defaultTools, offered, permissionContext, schemaOf } = await import("@harness/agent");
+  const { defaultTools, mainAgentTools, offered, permissionContext, schemaOf } = await import("@harness/agent");
   const plugins = await pluginsOf(place, loaded);
   const where = { home: place.home, projectRoot: place.projectRoot, plugins };
   const [agents, skills] = await Promise.all([loadAgentDefinitions(where), discoverSkills(where)]);
@@ -53,7 +53,9 @@ async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: st
     },
     {},
   );
-  const { tools } = offered(all, permissionContext(loaded, { cwd: place.cwd, home: place.home }));
+  const named = typeof settings.agent === "string" ? settings.agent.trim() : "";
+  const mainAgent = agents.agents.find((agent) => agent.name === named);
+  const { tools } = offered(mainAgentTools(all, mainAgent, agents.agents), permissionContext(loaded, { cwd: place.cwd, home: place.home }));
   return new Map(
     tools.map((tool) => {
       const schema = schemaOf(tool);

@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createDeliverer, MAX_OUTBOX_AGE_MS, MAX_PENDING, resumeDeliveries, RETRIES, signatureOf, type Delivery } from "./webhook-delivery.ts";
+import { createDeliverer, MAX_OUTBOX_AGE_MS, MAX_PENDING, RESUME_SPACING_MS, resumeDeliveries, RETRIES, signatureOf, type Delivery } from "./webhook-delivery.ts";
 import { openDatabaseFile } from "../sqlite/schema.ts";
 import { createWebhookOutbox } from "../sqlite/webhook-outbox.ts";
 import { createWebhookStore } from "../sqlite/webhooks.ts";
 import { testDir } from "../test-helpers.ts";
+import { holdLock } from "@harness/test-utils";
 
 const delivery = (url: string): Delivery => ({ webhookId: "wh_1", userId: "ann", url, secret: "s".repeat(16), event: "execution.completed", id: crypto.randomUUID(), timestamp: new Date().toISOString(), body: "{}" });
 
@@ -171,4 +172,52 @@ test("a delivery resumed twice is sent once", async (t) => {
   await settled(deliverer);
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(ok.count(), 1);
+});
+
+test("while another process holds the database's lock, deliveries still go, and that they are not written down is logged once", async (t) => {
+  const file = join(await testDir(t), "harness.db");
+  const db = openDatabaseFile(file);
+  t.after(() => db.close());
+  db.exec("PRAGMA busy_timeout = 100");
+  const outbox = createWebhookOutbox(db);
+  const webhooks = createWebhookStore(db);
+  const ok = await receiver(200);
+  t.after(() => ok.close());
+  webhooks.put({ id: "wh_1", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
+  const lines: string[] = [];
+  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: (line) => lines.push(line), outbox, webhooks });
+  const lock = await holdLock(file);
+  try {
+    for (let i = 0; i < 3; i++) deliverer.send({ ...delivery(ok.url), webhookId: "wh_1" });
+    await settled(deliverer);
+  } finally {
+    await lock.release();
+  }
+  assert.equal(ok.count(), 3);
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.match(lines[0], /cannot write down deliveries/);
+  deliverer.send({ ...delivery(ok.url), webhookId: "wh_1" });
+  await settled(deliverer);
+  assert.equal(ok.count(), 4);
+  assert.deepEqual(outbox.all(10), []);
+});
+
+test("many deliveries an earlier server left are sent spaced out, not all at the same instant", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const outbox = createWebhookOutbox(db);
+  const webhooks = createWebhookStore(db);
+  const ok = await receiver(200);
+  t.after(() => ok.close());
+  webhooks.put({ id: "wh_1", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
+  const count = 20;
+  for (let i = 0; i < count; i++) outbox.put({ id: `d-${i}`, webhookId: "wh_1", userId: "ann", event: "execution.completed", timestamp: new Date().toISOString(), body: "{}", attempt: 1, dueAt: Date.now() - 60_000 });
+  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: () => {}, outbox, webhooks });
+  const start = Date.now();
+  assert.equal(resumeDeliveries(outbox, webhooks, deliverer, () => {}), count);
+  await new Promise((r) => setTimeout(r, RESUME_SPACING_MS * 2));
+  assert.ok(ok.count() < count / 2, `${ok.count()} sent at once`);
+  await settled(deliverer);
+  assert.equal(ok.count(), count);
+  assert.ok(Date.now() - start >= RESUME_SPACING_MS * (count - 1));
 });

@@ -30,6 +30,10 @@ const CONCURRENCY = 8;
  * its event and body. `id` is its X-OpenHarness-Delivery header, the same on every attempt. */
 export type Delivery = { webhookId: string; userId: string; url: string; secret: string; event: string; id: string; timestamp: string; body: string };
 
+/** Deliveries an earlier server left are sent at most one per this long (those already due too): a
+ * thousand of them reach their receivers over a minute, not at the same instant. */
+export const RESUME_SPACING_MS = 60;
+
 /** Deliveries found in the outbox older than this (by their body's timestamp) are given up. */
 export const MAX_OUTBOX_AGE_MS = 24 * 60 * 60_000;
 
@@ -200,7 +204,7 @@ export type Deliverer = ReturnType<typeof createDeliverer>;
 
 /** Sends again the deliveries an earlier server wrote down and did not end: each to its webhook as
  * it is now (its URL and secret), unless the webhook is gone or disabled, or the delivery is older
- * than MAX_OUTBOX_AGE_MS; those are deleted. Returns how many go on. */
+ * than MAX_OUTBOX_AGE_MS; those are deleted. Spaced RESUME_SPACING_MS apart. Returns how many go on. */
 export function resumeDeliveries(outbox: WebhookOutbox, webhooks: WebhookStore, deliverer: Deliverer, log: (line: string) => void): number {
   let rows: OutboxRow[];
   try {
@@ -210,6 +214,7 @@ export function resumeDeliveries(outbox: WebhookOutbox, webhooks: WebhookStore, 
     return 0;
   }
   let resumed = 0;
+  const now = Date.now();
   const dropped: string[] = [];
   for (const row of rows) {
     const hook = webhooks.get(row.userId, row.webhookId);
@@ -225,7 +230,7 @@ export function resumeDeliveries(outbox: WebhookOutbox, webhooks: WebhookStore, 
       continue;
     }
     const delivery: Delivery = { webhookId: row.webhookId, userId: row.userId, url: hook.url, secret: hook.secret, event: row.event, id: row.id, timestamp: row.timestamp, body: row.body };
-    if (deliverer.resume(delivery, row.attempt, row.dueAt)) resumed++;
+    if (deliverer.resume(delivery, row.attempt, Math.max(row.dueAt, now + resumed * RESUME_SPACING_MS))) resumed++;
   }
   if (dropped.length > 0) log(`webhooks: not sent: ${dropped.slice(0, 5).join("; ")}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ""}`);
   if (resumed > 0) log(`webhooks: ${resumed} deliver${resumed === 1 ? "y" : "ies"} an earlier server did not finish go on`);

@@ -142,7 +142,7 @@ test("a delivery whose webhook is deleted or disabled while it waits for a retry
   const hook = (id: string, enabled = true) => ({ id, userId: "ann", url: failing.url, events: ["execution.completed"], secret: "s".repeat(16), enabled, createdAt: 1 });
   for (const id of ["wh_del", "wh_off", "wh_moved"]) webhooks.put(hook(id));
   const lines: string[] = [];
-  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 300, log: (line) => lines.push(line), outbox, webhooks });
+  const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1000, log: (line) => lines.push(line), outbox, webhooks });
   for (const id of ["wh_del", "wh_off", "wh_moved"]) deliverer.send({ ...delivery(failing.url), webhookId: id });
   for (let i = 0; i < 200 && failing.count() < 3; i++) await new Promise((r) => setTimeout(r, 10));
   assert.equal(failing.count(), 3);

@@ -2,11 +2,10 @@
 // real `harness serve`, its runner, the fake model, and a minimal WebSocket client beside it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { startHarnessServer } from "@harness/test-utils";
 import { idle, startHarness } from "./e2e-commands-support.ts";
-import { apiAs, executionWhen, readSse, V1 } from "./open-harness-support.ts";
+import { ANN_TOKEN, apiAs, executionWhen, readSse, V1, withAnnsToken } from "./open-harness-support.ts";
 
 test("a session made over REST runs a prompt whose reply calls a tool, streamed as Open Harness events, and a WebSocket client sees the same conversation", async () => {
   const h = await startHarness();
@@ -294,16 +293,8 @@ test("bad input, unknown ids and what is not implemented are answered in the Err
 
 test("with tokens: none is refused in the ErrorResponse shape; a person's token acts as its user, without naming one", async (t) => {
   const h = await startHarness();
-  await h.server.stop();
-  const file = join(h.dataDir, "tokens");
-  await writeFile(file, "ann ann-token-0123456789abcdef\n");
-  const server = await startHarnessServer({ dataDir: h.dataDir, env: { ...h.env, HARNESS_TOKENS_FILE: file } });
-  t.after(async () => {
-    await server.stop();
-    await h.fake.close();
-    await rm(h.dataDir, { recursive: true, force: true });
-  });
-  const bearer = { authorization: "Bearer ann-token-0123456789abcdef", "content-type": "application/json" };
+  const server = await withAnnsToken(t, h);
+  const bearer = { authorization: `Bearer ${ANN_TOKEN}`, "content-type": "application/json" };
   const refused = await fetch(`${server.url}${V1}/sessions`);
   assert.equal(refused.status, 401);
   assert.equal((await refused.json()).error.code, "unauthorized");
@@ -321,15 +312,7 @@ test("with tokens: none is refused in the ErrorResponse shape; a person's token 
 
 test("with tokens: the health check answers without one, saying nothing a token guards; a wrong token is refused", async (t) => {
   const h = await startHarness();
-  await h.server.stop();
-  const file = join(h.dataDir, "tokens");
-  await writeFile(file, "ann ann-token-0123456789abcdef\n");
-  const server = await startHarnessServer({ dataDir: h.dataDir, env: { ...h.env, HARNESS_TOKENS_FILE: file } });
-  t.after(async () => {
-    await server.stop();
-    await h.fake.close();
-    await rm(h.dataDir, { recursive: true, force: true });
-  });
+  const server = await withAnnsToken(t, h);
   const health = `${server.url}${V1}/health`;
   const open = await fetch(health);
   assert.equal(open.status, 200);
@@ -341,7 +324,7 @@ test("with tokens: the health check answers without one, saying nothing a token 
   assert.deepEqual(body.checks, [{ name: "server", status: "pass" }]);
   assert.equal((await fetch(health, { method: "HEAD" })).status, 200);
 
-  const held = await fetch(health, { headers: { authorization: "Bearer ann-token-0123456789abcdef" } });
+  const held = await fetch(health, { headers: { authorization: `Bearer ${ANN_TOKEN}` } });
   assert.equal(held.status, 200);
   assert.equal((await held.json()).status, "healthy");
 

@@ -1,5 +1,9 @@
 // Shared by the Open Harness end-to-end tests: requests under /v1 as a user, SSE read to its end,
-// and an execution polled until it reaches a state.
+// an execution polled until it reaches a state, and the server started again with people's tokens.
+import { writeFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { startHarnessServer, type HarnessProcess } from "@harness/test-utils";
+import type { Harness } from "./e2e-commands-support.ts";
 
 export type Sse = { id?: string; data: Record<string, unknown> };
 
@@ -63,3 +67,20 @@ export async function takeSse(response: Response, count: number): Promise<Sse[]>
   }
   return events;
 }
+
+/** `h`'s server started again with HARNESS_TOKENS_FILE holding the line `ann ANN_TOKEN`; the
+ * server, the fake model and the data are done with when the test ends. */
+export async function withAnnsToken(t: { after(fn: () => unknown): void }, h: Harness): Promise<HarnessProcess> {
+  await h.server.stop();
+  const file = join(h.dataDir, "tokens");
+  await writeFile(file, `ann ${ANN_TOKEN}\n`);
+  const server = await startHarnessServer({ dataDir: h.dataDir, env: { ...h.env, HARNESS_TOKENS_FILE: file } });
+  t.after(async () => {
+    await server.stop();
+    await h.fake.close();
+    await rm(h.dataDir, { recursive: true, force: true });
+  });
+  return server;
+}
+
+export const ANN_TOKEN = "ann-token-0123456789abcdef";

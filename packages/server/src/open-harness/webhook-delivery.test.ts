@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,6 +31,22 @@ async function receiver(status: number) {
 const settled = async (deliverer: { pending(): number }) => {
   for (let i = 0; i < 200 && deliverer.pending() > 0; i++) await new Promise((r) => setTimeout(r, 20));
 };
+
+/** A database file of the test's own with its outbox and webhooks; closed when the test ends. */
+async function stores(t: TestContext, file?: string) {
+  const db = openDatabaseFile(file ?? join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  return { db, outbox: createWebhookOutbox(db), webhooks: createWebhookStore(db) };
+}
+
+/** A receiver answering `status`, closed when the test ends. */
+async function receiverFor(t: TestContext, status: number) {
+  const r = await receiver(status);
+  t.after(() => r.close());
+  return r;
+}
+
+const liveHook = (url: string) => ({ id: "wh_1", userId: "ann", url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
 
 test("a 5xx is tried RETRIES times more, then given up and logged; a 4xx is not tried again", async (t) => {
   const failing = await receiver(503);
@@ -75,9 +91,7 @@ test("while a receiver is down, at most MAX_PENDING deliveries wait; newer ones 
 });
 
 test("with an outbox, a delivery is written down until it ends: its retry's attempt and time while it waits, nothing once given up or done", async (t) => {
-  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
-  t.after(() => db.close());
-  const outbox = createWebhookOutbox(db);
+  const { outbox } = await stores(t);
   const failing = await receiver(503);
   const ok = await receiver(204);
   t.after(() => Promise.all([failing.close(), ok.close()]));
@@ -101,12 +115,8 @@ test("with an outbox, a delivery is written down until it ends: its retry's atte
 });
 
 test("deliveries an earlier server left go on to their webhook as it is now, with their id, body and time; those of deleted or disabled webhooks, or over a day old, are dropped and said", async (t) => {
-  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
-  t.after(() => db.close());
-  const outbox = createWebhookOutbox(db);
-  const webhooks = createWebhookStore(db);
-  const ok = await receiver(200);
-  t.after(() => ok.close());
+  const { outbox, webhooks } = await stores(t);
+  const ok = await receiverFor(t, 200);
   webhooks.put({ id: "wh_live", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "the-secret-of-now", enabled: true, createdAt: 1 });
   webhooks.put({ id: "wh_off", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: false, createdAt: 2 });
   const now = new Date().toISOString();
@@ -132,10 +142,7 @@ test("deliveries an earlier server left go on to their webhook as it is now, wit
 });
 
 test("a delivery whose webhook is deleted or disabled while it waits for a retry is not tried again, and is no longer written down; one whose URL changed goes to the new one", async (t) => {
-  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
-  t.after(() => db.close());
-  const outbox = createWebhookOutbox(db);
-  const webhooks = createWebhookStore(db);
+  const { outbox, webhooks } = await stores(t);
   const failing = await receiver(503);
   const moved = await receiver(200);
   t.after(() => Promise.all([failing.close(), moved.close()]));
@@ -158,13 +165,9 @@ test("a delivery whose webhook is deleted or disabled while it waits for a retry
 });
 
 test("a delivery resumed twice is sent once", async (t) => {
-  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
-  t.after(() => db.close());
-  const outbox = createWebhookOutbox(db);
-  const webhooks = createWebhookStore(db);
-  const ok = await receiver(200);
-  t.after(() => ok.close());
-  webhooks.put({ id: "wh_1", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
+  const { outbox, webhooks } = await stores(t);
+  const ok = await receiverFor(t, 200);
+  webhooks.put(liveHook(ok.url));
   outbox.put({ id: "d-1", webhookId: "wh_1", userId: "ann", event: "execution.completed", timestamp: new Date().toISOString(), body: "{}", attempt: 1, dueAt: Date.now() });
   const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: () => {}, outbox, webhooks });
   assert.equal(resumeDeliveries(outbox, webhooks, deliverer, () => {}), 1);
@@ -176,14 +179,10 @@ test("a delivery resumed twice is sent once", async (t) => {
 
 test("while another process holds the database's lock, deliveries still go, and that they are not written down is logged once", async (t) => {
   const file = join(await testDir(t), "harness.db");
-  const db = openDatabaseFile(file);
-  t.after(() => db.close());
+  const { db, outbox, webhooks } = await stores(t, file);
   db.exec("PRAGMA busy_timeout = 100");
-  const outbox = createWebhookOutbox(db);
-  const webhooks = createWebhookStore(db);
-  const ok = await receiver(200);
-  t.after(() => ok.close());
-  webhooks.put({ id: "wh_1", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
+  const ok = await receiverFor(t, 200);
+  webhooks.put(liveHook(ok.url));
   const lines: string[] = [];
   const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: (line) => lines.push(line), outbox, webhooks });
   const lock = await holdLock(file);
@@ -203,13 +202,9 @@ test("while another process holds the database's lock, deliveries still go, and 
 });
 
 test("many deliveries an earlier server left are sent spaced out, not all at the same instant", async (t) => {
-  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
-  t.after(() => db.close());
-  const outbox = createWebhookOutbox(db);
-  const webhooks = createWebhookStore(db);
-  const ok = await receiver(200);
-  t.after(() => ok.close());
-  webhooks.put({ id: "wh_1", userId: "ann", url: ok.url, events: ["execution.completed"], secret: "s".repeat(16), enabled: true, createdAt: 1 });
+  const { outbox, webhooks } = await stores(t);
+  const ok = await receiverFor(t, 200);
+  webhooks.put(liveHook(ok.url));
   const count = 20;
   for (let i = 0; i < count; i++) outbox.put({ id: `d-${i}`, webhookId: "wh_1", userId: "ann", event: "execution.completed", timestamp: new Date().toISOString(), body: "{}", attempt: 1, dueAt: Date.now() - 60_000 });
   const deliverer = createDeliverer({ allowPrivate: true, retryBaseMs: 1, log: () => {}, outbox, webhooks });

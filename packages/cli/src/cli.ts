@@ -11,6 +11,9 @@ export type CliIO = { stdout: Sink; stderr: Sink; env: NodeJS.ProcessEnv; cwd: s
 
 /** Runs the command line `argv` (without node and script) and resolves to the exit status. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  // `harness` alone at a terminal is a chat on this project, as `claude` alone is; piped or in a
+  // script it prints the help, which nobody could type into.
+  if (argv.length === 0 && (io.stdin ?? process.stdin).isTTY === true && io.stdout.isTTY === true) return runCli(["chat", "--local"], io);
   const command = parseArgs(argv);
   switch (command.kind) {
     case "help":

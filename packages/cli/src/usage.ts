@@ -3,8 +3,8 @@ import type { Topic } from "./args.ts";
 const MAIN = `harness — an open, self-hostable agent harness
 
 Usage:
-  harness "<prompt>", harness -c     chat with the agent on this project (harness chat --local;
-                                     -c goes on with the last chat, --resume ID with chat ID,
+  harness ["<prompt>"], harness -c   chat with the agent on this project (harness chat --local;
+                                     harness alone at a terminal; -c goes on with the last chat, --resume ID with chat ID,
                                      --resume alone with one picked from a list;
                                      --fork-session with a copy of it; --model, --permission-mode
                                      and the chat's other session options, --verbose, and

@@ -4,10 +4,10 @@
 // expression that backtracks for ever is stopped too: it runs in a vm context with a timeout); what
 // was found by then is answered, with `truncated` and why.
 import { stat } from "node:fs/promises";
-import { matchesGlob } from "node:path/posix";
 import { Script, createContext } from "node:vm";
 import { ApiError } from "./errors.ts";
 import { type FileInfo, infoOf, openFile } from "./workspace-files.ts";
+import { globMatcher } from "./workspace-glob.ts";
 import { confined, refusalOf } from "./workspace-paths.ts";
 import { walk } from "./workspace-walk.ts";
 
@@ -47,6 +47,20 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
   let reason: SearchResult["reason"];
   let walked = 0;
   const lines = grep === undefined ? undefined : lineMatcher(grep);
+  const globMatches = glob === undefined ? undefined : globMatcher(glob);
+  // The paths of the folder being walked that the glob matches, all found when it is entered.
+  let matched = new Set<string>();
+  const met = (paths: string[]) => {
+    const belows = paths.map((path) => (start === "" ? path : path.slice(start.length + 1)));
+    try {
+      const hits = globMatches!(belows, deadline - Date.now());
+      matched = new Set(paths.filter((_, i) => hits[i]));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+      matched = new Set();
+      reason ??= "time_limit";
+    }
+  };
   const real = await confined(root, start).catch((error) => {
     throw refusalOf(error, start);
   });
@@ -57,10 +71,9 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
     start,
     async ({ path, real: at, stats }) => {
       if (++walked > SEARCH_MAX_ENTRIES) return void (reason = "entry_limit");
-      const below = start === "" ? path : path.slice(start.length + 1);
       // A folder passed by is not a match either.
       if (stats.isDirectory() && ignored(path.slice(path.lastIndexOf("/") + 1))) return;
-      if (glob !== undefined && !matchesGlob(below, glob)) return;
+      if (glob !== undefined && !matched.has(path)) return;
       if (!lines) {
         if (matches.length === maxResults) return void (reason = "max_results");
         matches.push({ file: await infoOf(path, at, stats) });
@@ -75,6 +88,7 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
     },
     {
       skip: ignored,
+      ...(globMatches && { met }),
       stop: () => {
         if (reason === undefined && Date.now() > deadline) reason = "time_limit";
         return reason !== undefined;

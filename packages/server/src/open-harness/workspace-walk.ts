@@ -18,6 +18,8 @@ export type WalkOptions = {
   skip?: (name: string, path: string) => boolean;
   /** Whether to stop: asked before each entry. */
   stop?: () => boolean;
+  /** Told the workspace paths of a folder's entries (sorted) before they are met, links out too. */
+  met?: (paths: string[]) => void;
 };
 
 /** The entries below the folder `real` (its workspace path `relative`, checked by confined()), each
@@ -34,6 +36,7 @@ export async function walk(root: string, real: string, relative: string, visit: 
     await inDirectory(dir, check, async (at) => {
       entered = true;
       const names = (await readdir(at(".")).catch(() => [])).sort();
+      options.met?.(names.map((name) => (under === "" ? name : `${under}/${name}`)));
       for (const name of names) {
         if (options.stop?.()) return;
         const path = under === "" ? name : `${under}/${name}`;

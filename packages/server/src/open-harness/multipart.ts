@@ -6,7 +6,7 @@ import { ApiError } from "./errors.ts";
 const MiB = 1024 * 1024;
 
 /** The request's body as it came, at most `max` bytes (else 413 naming the limit). */
-export async function bodyBytes(c: Context, max: number, operation: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function bodyBytes(c: Context, max: number, operation: string): Promise<Buffer<ArrayBuffer>> {
   const tooLarge = () => new ApiError(413, "payload_too_large", `body: larger than ${sizeOf(max)}, the most ${operation} takes`, operation);
   if (Number(c.req.header("content-length")) > max) throw tooLarge();
   const encoding = c.req.header("content-encoding");
@@ -26,13 +26,19 @@ export const sizeOf = (bytes: number) => (bytes >= MiB ? `${bytes / MiB} MiB` : 
 /** A form's fields: each text field's value (given once), and the files. */
 export type Form = { fields: Map<string, string>; files: Map<string, File[]> };
 
-/** The multipart/form-data body, at most `max` bytes; 415 for a body of another type, 400 for one
- * that is not well formed or gives a text field twice, or gives a field not in `known`. */
-export async function formOf(c: Context, max: number, operation: string, known: string[]): Promise<Form> {
+/** The headers of a part are at most this many bytes. */
+const PART_HEADERS_MAX = 16 * 1024;
+
+/** The multipart/form-data body, at most `max` bytes of at most `maxParts` parts; 415 for a body of
+ * another type, 400 for one that is not well formed or gives a text field twice, or gives a field
+ * not in `known`. */
+export async function formOf(c: Context, max: number, maxParts: number, operation: string, known: string[]): Promise<Form> {
   const type = c.req.header("content-type") ?? "";
   if (!/^multipart\/form-data\s*(;|$)/i.test(type)) throw new ApiError(415, "unsupported_media_type", `Content-Type: ${operation} takes multipart/form-data, not ${type === "" ? "a body of no type" : type}`, operation);
-  if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(type)) throw new ApiError(400, "invalid_request", "Content-Type: multipart/form-data names no boundary", operation);
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+  if (!boundary) throw new ApiError(400, "invalid_request", "Content-Type: multipart/form-data names no boundary", operation);
   const bytes = await bodyBytes(c, max, operation);
+  checkParts(bytes, boundary[1] ?? boundary[2], maxParts, operation);
   let data: FormData;
   try {
     data = await new Response(bytes, { headers: { "content-type": type } }).formData();
@@ -45,7 +51,31 @@ export async function formOf(c: Context, max: number, operation: string, known: 
     if (typeof value === "string") {
       if (form.fields.has(name)) throw new ApiError(400, "invalid_request", `${name}: given more than once`, operation);
       form.fields.set(name, value);
-    } else form.files.set(name, [...(form.files.get(name) ?? []), value]);
+    } else {
+      const files = form.files.get(name) ?? [];
+      files.push(value);
+      form.files.set(name, files);
+    }
   }
   return form;
+}
+
+/** Refuses a body of more than `maxParts` parts, or a part whose headers are larger than
+ * PART_HEADERS_MAX, before it is parsed: the platform's parser would take its time over them,
+ * and the server waits meanwhile. Counts each delimiter, as a bound of the parts. */
+function checkParts(bytes: Buffer, boundary: string, maxParts: number, operation: string): void {
+  const first = Buffer.from(`--${boundary}`);
+  const next = Buffer.from(`\r\n--${boundary}`);
+  const headersEnd = Buffer.from("\r\n\r\n");
+  let parts = 0;
+  let at = bytes.indexOf(first);
+  while (at >= 0) {
+    const after = at + (parts === 0 ? first.length : next.length);
+    if (bytes[after] === 0x2d && bytes[after + 1] === 0x2d) return; // "--": the closing delimiter
+    if (++parts > maxParts) throw new ApiError(413, "payload_too_large", `body: more than ${maxParts} parts, the most ${operation} takes`, operation);
+    const end = bytes.indexOf(headersEnd, after);
+    if (end < 0) return; // not well formed: the parser says so
+    if (end - after > PART_HEADERS_MAX) throw new ApiError(400, "invalid_request", `body: the headers of a part: larger than ${sizeOf(PART_HEADERS_MAX)}`, operation);
+    at = bytes.indexOf(next, end);
+  }
 }

@@ -91,7 +91,7 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
     `${H}/files/upload`,
     handle(async (c) => {
       harnessOf(c);
-      const form = await formOf(c, WRITE_MAX_BYTES + FORM_SLACK, "files.upload", ["session_id", "path", "file", "overwrite"]);
+      const form = await formOf(c, WRITE_MAX_BYTES + FORM_SLACK, 8, "files.upload", ["session_id", "path", "file", "overwrite"]);
       const sessionId = sessionOfForm(c, form);
       const files = form.files.get("file") ?? [];
       if (files.length !== 1 || form.fields.has("file")) throw new ApiError(400, "invalid_request", files.length > 1 ? "file: given more than once (upload-batch takes many)" : "file: required, as a part with a filename", "files.upload");
@@ -110,7 +110,7 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
     `${H}/files/upload-batch`,
     handle(async (c) => {
       harnessOf(c);
-      const form = await formOf(c, UPLOAD_BATCH_MAX_BYTES + FORM_SLACK, "files.uploadBatch", ["session_id", "base_path", "files", "files[]", "overwrite"]);
+      const form = await formOf(c, UPLOAD_BATCH_MAX_BYTES + FORM_SLACK, UPLOAD_BATCH_MAX_FILES + 16, "files.uploadBatch", ["session_id", "base_path", "files", "files[]", "overwrite"]);
       const sessionId = sessionOfForm(c, form);
       if (form.fields.has("files") || form.fields.has("files[]")) throw new ApiError(400, "invalid_request", "files: each must be a part with a filename (its path from base_path)", "files.uploadBatch");
       const files = [...(form.files.get("files") ?? []), ...(form.files.get("files[]") ?? [])];

@@ -23,5 +23,19 @@ export async function fileAnswer(c: Context, file: FileHandle, info: FileInfo, a
     await file.close();
     return new Response(null, { status: 200, headers });
   }
-  return new Response(Readable.toWeb(file.createReadStream()) as ReadableStream, { status: 200, headers });
+  return new Response(Readable.toWeb(Readable.from(promised(file, info.size_bytes!))) as ReadableStream, { status: 200, headers });
+}
+
+/** The file's first `size` bytes, as its Content-Length promised: never more (a run may add to it
+ * meanwhile: more would be read as the next answer on the connection), and an error when it has
+ * fewer (cut short meanwhile), which ends the connection rather than leave the client waiting. */
+async function* promised(file: FileHandle, size: number): AsyncGenerator<Buffer> {
+  if (size === 0) return void (await file.close());
+  let sent = 0;
+  // Closes the file at its end, or when the answer is not read to it (the stream is destroyed).
+  for await (const chunk of file.createReadStream({ start: 0, end: size - 1 }) as AsyncIterable<Buffer>) {
+    sent += chunk.length;
+    yield chunk;
+  }
+  if (sent < size) throw new Error(`the file was cut short while it was sent (${sent} of ${size} bytes)`);
 }

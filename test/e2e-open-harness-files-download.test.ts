@@ -102,3 +102,24 @@ test("files and folders of a workspace are downloaded as one ZIP keeping their f
     await h.close();
   }
 });
+
+test("a name with a backslash, which tools on Windows read as a folder's separator (..\\x a path out), is left out of an archive, and refused when named", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const ws = h.workspace("alice", session.id);
+    await mkdir(join(ws, "dir\\sub"), { recursive: true });
+    await writeFile(join(ws, "dir\\sub", "in.txt"), "in");
+    await writeFile(join(ws, "..\\evil.txt"), "evil");
+    await writeFile(join(ws, "fine.txt"), "fine");
+    const download = (paths: string[]) => api(`${V1}/files/download-batch`, { method: "POST", body: JSON.stringify({ session_id: session.id, paths }) });
+    const entries = unzip(Buffer.from(await (await download(["/"])).arrayBuffer()));
+    assert.deepEqual([...entries.keys()], ["fine.txt"]);
+    const named = await download(["fine.txt", "..\\evil.txt"]);
+    assert.equal(named.status, 400);
+    assert.match((await named.json()).error.message, /paths: "\.\.\\evil\.txt" has a backslash in its name/);
+  } finally {
+    await h.close();
+  }
+});

@@ -16,12 +16,18 @@ export const DOWNLOAD_MAX_BYTES = 1024 * 1024 * 1024;
 const MiB = 1024 * 1024;
 
 /** The entries of the archive of `paths` (checked by WorkspacePath): a file as it is, a folder with
- * all it holds, by their paths in the workspace; "" (the workspace) is all it holds. Every path is
+ * all it holds, by their paths in the workspace; "" (the workspace) is all it holds. A name with a
+ * backslash is left out of a folder (and what is below it), refused when named. Every path is
  * found before the archive starts: one not there is a 404, one leading out a 400, too much a 413. */
 export async function downloadEntries(root: string, paths: string[]): Promise<ZipEntry[]> {
   const entries = new Map<string, ZipEntry>();
   let bytes = 0;
-  const add = (path: string, stats: Stats) => {
+  const add = (path: string, stats: Stats, named = false) => {
+    // Tools on Windows read a backslash in a name as a folder's separator ("..\x" as a path out).
+    if (path.includes("\\")) {
+      if (!named) return;
+      throw new ApiError(400, "invalid_request", `paths: "${path}" has a backslash in its name, which tools on Windows read as a folder's separator: rename it to download it`, "files.downloadBatch");
+    }
     const folder = stats.isDirectory();
     const name = folder ? `${path}/` : path;
     if (entries.has(name)) return;
@@ -41,7 +47,7 @@ export async function downloadEntries(root: string, paths: string[]): Promise<Zi
     });
     if (!stats) continue;
     if (!stats.isFile() && !stats.isDirectory()) throw new ApiError(400, "invalid_request", `paths: "${path}" is not a regular file (a pipe, a socket or a device)`, "files.downloadBatch");
-    if (path !== "") add(path, stats);
+    if (path !== "") add(path, stats, true);
     if (stats.isDirectory()) await walk(root, real, path, async (entry) => add(entry.path, entry.stats));
   }
   return [...entries.values()];

@@ -36,28 +36,31 @@ export async function* zipOf(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntr
     // CRC and sizes (at 14, 18, 22) are 0: for a file they follow its data.
     local.writeUInt16LE(name.length, 26);
     const at = offset;
-    yield Buffer.concat([local, name]);
-    offset += local.length + name.length;
     let crc = 0;
     let size = 0;
     let packed = 0;
-    if (source) {
-      const deflate = createDeflateRaw();
-      source.on("data", (chunk: Buffer) => {
-        crc = crc32(chunk, crc);
-        size += chunk.length;
-      });
-      source.on("error", (error) => deflate.destroy(error));
-      source.pipe(deflate);
-      try {
+    try {
+      yield Buffer.concat([local, name]);
+      offset += local.length + name.length;
+      if (source) {
+        const deflate = createDeflateRaw();
+        source.on("data", (chunk: Buffer) => {
+          crc = crc32(chunk, crc);
+          size += chunk.length;
+        });
+        source.on("error", (error) => deflate.destroy(error));
+        source.pipe(deflate);
         for await (const chunk of deflate as AsyncIterable<Buffer>) {
           packed += chunk.length;
           yield chunk;
         }
-      } finally {
-        // Closes the file when the archive is not read to its end (the client went away).
-        source.destroy();
       }
+    } finally {
+      // Closes the file when the archive is not read to its end (the client went away), wherever
+      // it was left: at the file's header too.
+      source?.destroy();
+    }
+    if (source) {
       const descriptor = Buffer.alloc(16);
       descriptor.writeUInt32LE(0x08074b50, 0);
       descriptor.writeUInt32LE(crc, 4);

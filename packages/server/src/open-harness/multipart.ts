@@ -5,8 +5,9 @@ import { ApiError } from "./errors.ts";
 
 const MiB = 1024 * 1024;
 
-/** The request's body as it came, at most `max` bytes (else 413 naming the limit). */
-export async function bodyBytes(c: Context, max: number, operation: string): Promise<Buffer<ArrayBuffer>> {
+/** The request's body as it came, at most `max` bytes (else 413 naming the limit); `taking` is told
+ * the bytes read so far as each part comes. */
+export async function bodyBytes(c: Context, max: number, operation: string, taking?: (size: number) => void): Promise<Buffer<ArrayBuffer>> {
   const tooLarge = () => new ApiError(413, "payload_too_large", `body: larger than ${sizeOf(max)}, the most ${operation} takes`, operation);
   if (Number(c.req.header("content-length")) > max) throw tooLarge();
   const encoding = c.req.header("content-encoding");
@@ -16,6 +17,7 @@ export async function bodyBytes(c: Context, max: number, operation: string): Pro
   for await (const chunk of c.req.raw.body ?? []) {
     size += chunk.byteLength;
     if (size > max) throw tooLarge();
+    taking?.(size);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -23,8 +25,16 @@ export async function bodyBytes(c: Context, max: number, operation: string): Pro
 
 export const sizeOf = (bytes: number) => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`);
 
-/** A form's fields: each text field's value (given once), and the files. */
-export type Form = { fields: Map<string, string>; files: Map<string, File[]> };
+/** A form's fields: each text field's value (given once), and the files; `release` gives back the
+ * memory it was given (formOf), once its files are written. */
+export type Form = { fields: Map<string, string>; files: Map<string, File[]>; release: () => void };
+
+/** The bytes of the forms being read and written at once, across requests: each is read whole, then
+ * parsed, and its files copied once more to be written, so many large uploads at once would take
+ * the server's memory. A form is given its declared length (else what came so far) out of this; past
+ * it, 503 with Retry-After. Two of the largest batch uploads fit at once. */
+export const FORMS_HELD_MAX_BYTES = 256 * MiB;
+let held = 0;
 
 /** The headers of a part are at most this many bytes. */
 const PART_HEADERS_MAX = 16 * 1024;
@@ -37,15 +47,40 @@ export async function formOf(c: Context, max: number, maxParts: number, operatio
   if (!/^multipart\/form-data\s*(;|$)/i.test(type)) throw new ApiError(415, "unsupported_media_type", `Content-Type: ${operation} takes multipart/form-data, not ${type === "" ? "a body of no type" : type}`, operation);
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
   if (!boundary) throw new ApiError(400, "invalid_request", "Content-Type: multipart/form-data names no boundary", operation);
-  const bytes = await bodyBytes(c, max, operation);
-  checkParts(bytes, boundary[1] ?? boundary[2], maxParts, operation);
+  let given = 0;
+  const release = () => {
+    held -= given;
+    given = 0;
+  };
+  const take = (size: number) => {
+    if (size <= given) return;
+    if (held - given + size > FORMS_HELD_MAX_BYTES) {
+      c.header("Retry-After", "5");
+      throw new ApiError(503, "unavailable", `body: other uploads are being read: the server reads at most ${sizeOf(FORMS_HELD_MAX_BYTES)} of them at once; try again shortly`, operation);
+    }
+    held += size - given;
+    given = size;
+  };
+  try {
+    const declared = Number(c.req.header("content-length"));
+    if (declared <= max) take(declared);
+    const form = await parsed(await bodyBytes(c, max, operation, take), type, boundary[1] ?? boundary[2], maxParts, operation, known);
+    return { ...form, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function parsed(bytes: Buffer<ArrayBuffer>, type: string, boundary: string, maxParts: number, operation: string, known: string[]): Promise<Omit<Form, "release">> {
+  checkParts(bytes, boundary, maxParts, operation);
   let data: FormData;
   try {
     data = await new Response(bytes, { headers: { "content-type": type } }).formData();
   } catch {
     throw new ApiError(400, "invalid_request", "body: not well-formed multipart/form-data (its parts, their headers or the closing boundary)", operation);
   }
-  const form: Form = { fields: new Map(), files: new Map() };
+  const form: Omit<Form, "release"> = { fields: new Map(), files: new Map() };
   for (const [name, value] of data) {
     if (!known.includes(name)) throw new ApiError(400, "invalid_request", `${name}: not a field of ${operation} (it takes ${known.join(", ")})`, operation);
     if (typeof value === "string") {

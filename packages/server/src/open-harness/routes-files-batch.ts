@@ -92,18 +92,22 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
     handle(async (c) => {
       harnessOf(c);
       const form = await formOf(c, WRITE_MAX_BYTES + FORM_SLACK, 8, "files.upload", ["session_id", "path", "file", "overwrite"]);
-      const sessionId = sessionOfForm(c, form);
-      const files = form.files.get("file") ?? [];
-      if (files.length !== 1 || form.fields.has("file")) throw new ApiError(400, "invalid_request", files.length > 1 ? "file: given more than once (upload-batch takes many)" : "file: required, as a part with a filename", "files.upload");
-      const file = files[0];
-      if (file.size > WRITE_MAX_BYTES) throw new ApiError(413, "payload_too_large", `file: larger than ${sizeOf(WRITE_MAX_BYTES)}, the most a file written over this API may be`, "files.upload");
-      let path = fieldOf(form, "path", WorkspacePath);
-      if (path === undefined) throw new ApiError(400, "invalid_request", "path: required (the file's path in the workspace)", "files.upload");
-      // A path that names a folder ("/", "docs/") is where the file goes, by its own name.
-      if (path === "" || /\/$/.test(form.fields.get("path")!)) path = check(WorkspacePath, path === "" ? file.name : `${path}/${file.name}`, "filename");
-      const root = await workspaceOf(oh, c, sessionId);
-      const written = await writeFileAt(root, path, new Uint8Array(await file.arrayBuffer()), fieldOf(form, "overwrite", Flag) ?? false);
-      return c.json(written, written.created ? 201 : 200);
+      try {
+        const sessionId = sessionOfForm(c, form);
+        const files = form.files.get("file") ?? [];
+        if (files.length !== 1 || form.fields.has("file")) throw new ApiError(400, "invalid_request", files.length > 1 ? "file: given more than once (upload-batch takes many)" : "file: required, as a part with a filename", "files.upload");
+        const file = files[0];
+        if (file.size > WRITE_MAX_BYTES) throw new ApiError(413, "payload_too_large", `file: larger than ${sizeOf(WRITE_MAX_BYTES)}, the most a file written over this API may be`, "files.upload");
+        let path = fieldOf(form, "path", WorkspacePath);
+        if (path === undefined) throw new ApiError(400, "invalid_request", "path: required (the file's path in the workspace)", "files.upload");
+        // A path that names a folder ("/", "docs/") is where the file goes, by its own name.
+        if (path === "" || /\/$/.test(form.fields.get("path")!)) path = check(WorkspacePath, path === "" ? file.name : `${path}/${file.name}`, "filename");
+        const root = await workspaceOf(oh, c, sessionId);
+        const written = await writeFileAt(root, path, new Uint8Array(await file.arrayBuffer()), fieldOf(form, "overwrite", Flag) ?? false);
+        return c.json(written, written.created ? 201 : 200);
+      } finally {
+        form.release();
+      }
     }),
   );
   app.post(
@@ -111,17 +115,21 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
     handle(async (c) => {
       harnessOf(c);
       const form = await formOf(c, UPLOAD_BATCH_MAX_BYTES + FORM_SLACK, UPLOAD_BATCH_MAX_FILES + 16, "files.uploadBatch", ["session_id", "base_path", "files", "files[]", "overwrite"]);
-      const sessionId = sessionOfForm(c, form);
-      if (form.fields.has("files") || form.fields.has("files[]")) throw new ApiError(400, "invalid_request", "files: each must be a part with a filename (its path from base_path)", "files.uploadBatch");
-      const files = [...(form.files.get("files") ?? []), ...(form.files.get("files[]") ?? [])];
-      if (files.length === 0) throw new ApiError(400, "invalid_request", "files: required, one part a file (its filename its path from base_path)", "files.uploadBatch");
-      if (files.length > UPLOAD_BATCH_MAX_FILES) throw new ApiError(413, "payload_too_large", `files: ${files.length} given, at most ${UPLOAD_BATCH_MAX_FILES} are taken at once`, "files.uploadBatch");
-      const total = files.reduce((sum, file) => sum + file.size, 0);
-      if (total > UPLOAD_BATCH_MAX_BYTES) throw new ApiError(413, "payload_too_large", `files: larger than ${sizeOf(UPLOAD_BATCH_MAX_BYTES)} in all`, "files.uploadBatch");
-      const base = fieldOf(form, "base_path", WorkspacePath) ?? "";
-      const overwrite = fieldOf(form, "overwrite", Flag) ?? false;
-      const root = await workspaceOf(oh, c, sessionId);
-      return c.json(await uploadBatch(root, base, files, overwrite));
+      try {
+        const sessionId = sessionOfForm(c, form);
+        if (form.fields.has("files") || form.fields.has("files[]")) throw new ApiError(400, "invalid_request", "files: each must be a part with a filename (its path from base_path)", "files.uploadBatch");
+        const files = [...(form.files.get("files") ?? []), ...(form.files.get("files[]") ?? [])];
+        if (files.length === 0) throw new ApiError(400, "invalid_request", "files: required, one part a file (its filename its path from base_path)", "files.uploadBatch");
+        if (files.length > UPLOAD_BATCH_MAX_FILES) throw new ApiError(413, "payload_too_large", `files: ${files.length} given, at most ${UPLOAD_BATCH_MAX_FILES} are taken at once`, "files.uploadBatch");
+        const total = files.reduce((sum, file) => sum + file.size, 0);
+        if (total > UPLOAD_BATCH_MAX_BYTES) throw new ApiError(413, "payload_too_large", `files: larger than ${sizeOf(UPLOAD_BATCH_MAX_BYTES)} in all`, "files.uploadBatch");
+        const base = fieldOf(form, "base_path", WorkspacePath) ?? "";
+        const overwrite = fieldOf(form, "overwrite", Flag) ?? false;
+        const root = await workspaceOf(oh, c, sessionId);
+        return c.json(await uploadBatch(root, base, files, overwrite));
+      } finally {
+        form.release();
+      }
     }),
   );
   app.post(

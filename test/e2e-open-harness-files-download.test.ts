@@ -103,7 +103,7 @@ test("files and folders of a workspace are downloaded as one ZIP keeping their f
   }
 });
 
-test("a name with a backslash, which tools on Windows read as a folder's separator (..\\x a path out), is left out of an archive, and refused when named", async () => {
+test("a name with a backslash, or a first folder named as a drive (C:), which tools on Windows read as a path out (..\\x, C:/x), is left out of an archive, and refused when named", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
@@ -113,12 +113,18 @@ test("a name with a backslash, which tools on Windows read as a folder's separat
     await writeFile(join(ws, "dir\\sub", "in.txt"), "in");
     await writeFile(join(ws, "..\\evil.txt"), "evil");
     await writeFile(join(ws, "fine.txt"), "fine");
+    await mkdir(join(ws, "C:"));
+    await writeFile(join(ws, "C:", "x.txt"), "drive");
+    await writeFile(join(ws, "at 10:30.txt"), "a colon elsewhere");
     const download = (paths: string[]) => api(`${V1}/files/download-batch`, { method: "POST", body: JSON.stringify({ session_id: session.id, paths }) });
     const entries = unzip(Buffer.from(await (await download(["/"])).arrayBuffer()));
-    assert.deepEqual([...entries.keys()], ["fine.txt"]);
+    assert.deepEqual([...entries.keys()], ["at 10:30.txt", "fine.txt"]);
     const named = await download(["fine.txt", "..\\evil.txt"]);
     assert.equal(named.status, 400);
     assert.match((await named.json()).error.message, /paths: "\.\.\\evil\.txt" has a backslash in its name/);
+    const drive = await download(["C:/x.txt"]);
+    assert.equal(drive.status, 400);
+    assert.match((await drive.json()).error.message, /paths: "C:\/x\.txt" starts with a drive's name/);
   } finally {
     await h.close();
   }

@@ -17,16 +17,19 @@ const MiB = 1024 * 1024;
 
 /** The entries of the archive of `paths` (checked by WorkspacePath): a file as it is, a folder with
  * all it holds, by their paths in the workspace; "" (the workspace) is all it holds. A name with a
- * backslash is left out of a folder (and what is below it), refused when named. Every path is
- * found before the archive starts: one not there is a 404, one leading out a 400, too much a 413. */
+ * backslash, or a first folder named as a drive, is left out of a folder (and what is below it),
+ * refused when named. Every path is found before the archive starts: one not there is a 404, one
+ * leading out a 400, too much a 413. */
 export async function downloadEntries(root: string, paths: string[]): Promise<ZipEntry[]> {
   const entries = new Map<string, ZipEntry>();
   let bytes = 0;
   const add = (path: string, stats: Stats, named = false) => {
-    // Tools on Windows read a backslash in a name as a folder's separator ("..\x" as a path out).
-    if (path.includes("\\")) {
+    // Tools on Windows read a backslash in a name as a folder's separator ("..\x" as a path out),
+    // and a first folder named as a drive ("C:") as where the path starts.
+    const odd = path.includes("\\") ? "has a backslash in its name, which tools on Windows read as a folder's separator" : /^[a-z]:/i.test(path) ? "starts with a drive's name, where tools on Windows would put it" : undefined;
+    if (odd !== undefined) {
       if (!named) return;
-      throw new ApiError(400, "invalid_request", `paths: "${path}" has a backslash in its name, which tools on Windows read as a folder's separator: rename it to download it`, "files.downloadBatch");
+      throw new ApiError(400, "invalid_request", `paths: "${path}" ${odd}: rename it to download it`, "files.downloadBatch");
     }
     const folder = stats.isDirectory();
     const name = folder ? `${path}/` : path;

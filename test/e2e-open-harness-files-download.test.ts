@@ -129,3 +129,20 @@ test("a name with a backslash, or a first folder named as a drive (C:), which to
     await h.close();
   }
 });
+
+test("a folder of more entries than a download looks through, even ones it leaves out (links out), is refused rather than walked for ever", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const ws = h.workspace("alice", session.id);
+    await mkdir(join(ws, "links"), { recursive: true });
+    for (let i = 0; i <= 100_000; i += 1000) await Promise.all(Array.from({ length: 1000 }, (_, j) => symlink("/etc/hostname", join(ws, "links", `l${i + j}`))));
+    const response = await api(`${V1}/files/download-batch`, { method: "POST", body: JSON.stringify({ session_id: session.id, paths: ["/"] }) });
+    const answer = await response.json();
+    assert.equal(response.status, 413, JSON.stringify(answer));
+    assert.match(answer.error.message, /more than 100000 entries to look through/);
+  } finally {
+    await h.close();
+  }
+});

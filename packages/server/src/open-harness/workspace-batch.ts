@@ -12,6 +12,8 @@ import type { ZipEntry } from "./zip-writer.ts";
 /** An archive holds at most this many entries (files and folders), of at most this many bytes in all. */
 export const DOWNLOAD_MAX_ENTRIES = 1000;
 export const DOWNLOAD_MAX_BYTES = 1024 * 1024 * 1024;
+/** The folders' entries looked through for an archive, those left out (links out) too. */
+export const DOWNLOAD_MAX_LOOKED = 100_000;
 
 const MiB = 1024 * 1024;
 
@@ -23,6 +25,11 @@ const MiB = 1024 * 1024;
 export async function downloadEntries(root: string, paths: string[]): Promise<ZipEntry[]> {
   const entries = new Map<string, ZipEntry>();
   let bytes = 0;
+  let looked = 0;
+  const met = (paths: string[]) => {
+    looked += paths.length;
+    if (looked > DOWNLOAD_MAX_LOOKED) throw tooMuch(`folders of more than ${DOWNLOAD_MAX_LOOKED} entries to look through`);
+  };
   const add = (path: string, stats: Stats, named = false) => {
     // Tools on Windows read a backslash in a name as a folder's separator ("..\x" as a path out),
     // and a first folder named as a drive ("C:") as where the path starts.
@@ -51,7 +58,7 @@ export async function downloadEntries(root: string, paths: string[]): Promise<Zi
     if (!stats) continue;
     if (!stats.isFile() && !stats.isDirectory()) throw new ApiError(400, "invalid_request", `paths: "${path}" is not a regular file (a pipe, a socket or a device)`, "files.downloadBatch");
     if (path !== "") add(path, stats, true);
-    if (stats.isDirectory()) await walk(root, real, path, async (entry) => add(entry.path, entry.stats));
+    if (stats.isDirectory()) await walk(root, real, path, async (entry) => add(entry.path, entry.stats), { met });
   }
   return [...entries.values()];
 }

@@ -1,30 +1,28 @@
-// The glob of files.search, matched as its grep is run: in a vm context with a timeout, a folder's
-// entries at once, so that a glob that backtracks for ever (many stars, nested extglobs) is stopped
-// at the search's time limit, as a regular expression is. Its braces are counted first: each pattern
-// they make is made anew and tried for each path, and {1..100000} alone makes 100,000.
+// The glob of files.search, matched as its grep is run (sliced-match.ts): in a vm context, in slices,
+// so that a glob that backtracks for ever (many stars, nested extglobs) is stopped, and a folder of
+// many entries does not hold up the server. Its braces are counted first: each pattern they make is
+// made anew and tried for each path, and {1..100000} alone makes 100,000.
 import { matchesGlob } from "node:path/posix";
-import { Script, createContext } from "node:vm";
 import { ApiError } from "./errors.ts";
+import { slicedMatcher } from "./sliced-match.ts";
 
 export const GLOB_MAX_PATTERNS = 1024;
 
-/** Which of `paths` the glob matches; throws ERR_SCRIPT_EXECUTION_TIMEOUT past `timeoutMs`. */
-export type GlobMatcher = (paths: string[], timeoutMs: number) => boolean[];
+/** Which of `paths` the glob matches, or "timeout" past `deadline` (ms since the epoch) or when
+ * one path takes too long (sliced-match.ts). */
+export type GlobMatcher = (paths: string[], deadline: number) => Promise<boolean[] | "timeout">;
 
 /** The matcher of `glob`, or a 400 when its braces make more than GLOB_MAX_PATTERNS patterns. */
 export function globMatcher(glob: string): GlobMatcher {
   if (bracePatterns(glob) > GLOB_MAX_PATTERNS) {
     throw new ApiError(400, "invalid_request", `glob: its braces make more than ${GLOB_MAX_PATTERNS} patterns ({a,b} two, {1..9} nine, one after another multiplied): give fewer`, "files.search");
   }
-  const context = createContext({ matchesGlob, glob, paths: [] as string[] });
-  const script = new Script("paths.map((path) => matchesGlob(path, glob))");
-  return (paths, timeoutMs) => {
-    context.paths = paths;
-    try {
-      return script.runInContext(context, { timeout: Math.max(1, Math.ceil(timeoutMs)) }) as boolean[];
-    } finally {
-      context.paths = [];
-    }
+  const matching = slicedMatcher({ matchesGlob, glob }, "(path) => matchesGlob(path, glob)");
+  return async (paths, deadline) => {
+    const hits = await matching(paths, deadline);
+    if (hits === "timeout") return hits;
+    const matched = new Set(hits);
+    return paths.map((_, i) => matched.has(i));
   };
 }
 

@@ -45,3 +45,41 @@ test("a glob that backtracks for ever is stopped at the time limit; one whose br
   const some = await searchFiles(root, { glob: "{b,a}{a,c}*", path: "", maxResults: 10, includeIgnored: false });
   assert.equal(some.matches.length, 1, "braces within the limit are taken");
 });
+
+/** The longest the event loop went without running a timer while `work` ran. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let last = Date.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    longest = Math.max(longest, Date.now() - last);
+    last = Date.now();
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(longest, Date.now() - last);
+}
+
+test("while a slow regular expression or glob is matched, the server's other work goes on; one stuck on a single line ends the search at once", async (t) => {
+  const root = await mkdtemp(join(tmpdir(), "harness-search-"));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  // Each line costs the pattern some milliseconds of backtracking; all of them, far more than the time.
+  await writeFile(join(root, "slow.txt"), `${"a".repeat(17)}!\n`.repeat(5000));
+  let found: Awaited<ReturnType<typeof searchFiles>> | undefined;
+  const slow = await longestStall(async () => (found = await searchFiles(root, { grep: "^(a+)+$", path: "", maxResults: 10, includeIgnored: false, timeMs: 2000 })));
+  assert.deepEqual(found, { matches: [], truncated: true, reason: "time_limit" });
+  assert.ok(slow < 1000, `the search held everything else for ${slow} ms`);
+
+  await writeFile(join(root, "stuck.txt"), `${"a".repeat(40)}!\n`);
+  await rm(join(root, "slow.txt"));
+  const started = Date.now();
+  const stuck = await longestStall(() => searchFiles(root, { grep: "^(a+)+$", path: "", maxResults: 10, includeIgnored: false, timeMs: 5000 }));
+  assert.ok(Date.now() - started < 2500, `a pattern stuck on one line ended the search in ${Date.now() - started} ms, not at the time limit`);
+  assert.ok(stuck < 1000, `the stuck pattern held everything else for ${stuck} ms`);
+
+  for (let i = 0; i < 3000; i++) await writeFile(join(root, `${"a".repeat(30)}${i}`), "");
+  const globbing = await longestStall(() => searchFiles(root, { glob: `${"a*".repeat(9)}b`, path: "", maxResults: 10, includeIgnored: false, timeMs: 2000 }));
+  assert.ok(globbing < 1000, `the glob held everything else for ${globbing} ms`);
+});

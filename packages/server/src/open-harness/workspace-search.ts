@@ -1,11 +1,11 @@
 // files.search: the files (and, by name alone, folders) below a folder of a session's workspace whose
 // path matches a glob, and/or whose text has lines a regular expression matches. Bounded: at most
 // max_results matches, SEARCH_MAX_ENTRIES entries walked, SEARCH_MAX_MS of time (a regular
-// expression that backtracks for ever is stopped too: it runs in a vm context with a timeout); what
-// was found by then is answered, with `truncated` and why.
+// expression that backtracks for ever is stopped too, and the server's other work goes on while one
+// matches: sliced-match.ts); what was found by then is answered, with `truncated` and why.
 import { stat } from "node:fs/promises";
-import { Script, createContext } from "node:vm";
 import { ApiError } from "./errors.ts";
+import { slicedMatcher, type SlicedMatcher } from "./sliced-match.ts";
 import { type FileInfo, infoOf, openFile } from "./workspace-files.ts";
 import { globMatcher } from "./workspace-glob.ts";
 import { confined, refusalOf } from "./workspace-paths.ts";
@@ -46,20 +46,17 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
   const matches: FileMatch[] = [];
   let reason: SearchResult["reason"];
   let walked = 0;
-  const lines = grep === undefined ? undefined : lineMatcher(grep);
+  const lines = grep === undefined ? undefined : slicedMatcher({ source: grep }, "((pattern) => (line) => pattern.test(line))(new RegExp(source))");
   const globMatches = glob === undefined ? undefined : globMatcher(glob);
   // The paths of the folder being walked that the glob matches, all found when it is entered.
   let matched = new Set<string>();
-  const met = (paths: string[]) => {
+  const met = async (paths: string[]) => {
     const belows = paths.map((path) => (start === "" ? path : path.slice(start.length + 1)));
-    try {
-      const hits = globMatches!(belows, deadline - Date.now());
-      matched = new Set(paths.filter((_, i) => hits[i]));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+    const hits = await globMatches!(belows, deadline);
+    if (hits === "timeout") {
       matched = new Set();
       reason ??= "time_limit";
-    }
+    } else matched = new Set(paths.filter((_, i) => hits[i]));
   };
   const real = await confined(root, start).catch((error) => {
     throw refusalOf(error, start);
@@ -113,30 +110,9 @@ async function isFolder(real: string, relative: string): Promise<boolean> {
   return true;
 }
 
-type Lines = (text: string, timeoutMs: number) => number[];
-
-/** The numbers (from 0) of the lines of a text that `grep` matches, at most LINE_MATCHES_MAX; run in
- * a context of its own, so that a timeout stops it wherever it is. */
-function lineMatcher(grep: string): Lines {
-  const context = createContext({ source: grep, text: "", max: LINE_MATCHES_MAX });
-  const script = new Script(`(() => {
-    const pattern = new RegExp(source);
-    const found = [];
-    const lines = text.split("\\n");
-    for (let i = 0; i < lines.length && found.length < max; i++) if (pattern.test(lines[i])) found.push(i);
-    return found.join(",");
-  })()`);
-  return (text, timeoutMs) => {
-    context.text = text;
-    const found = script.runInContext(context, { timeout: Math.max(1, timeoutMs) }) as string;
-    context.text = "";
-    return found === "" ? [] : found.split(",").map(Number);
-  };
-}
-
 /** The lines of the file `relative` that match, as a FileMatch; undefined when none does or it is
  * not text (a NUL in it), or gone; "timeout" when the time is up. */
-async function grepFile(root: string, relative: string, lines: Lines, deadline: number): Promise<FileMatch | "timeout" | undefined> {
+async function grepFile(root: string, relative: string, lines: SlicedMatcher, deadline: number): Promise<FileMatch | "timeout" | undefined> {
   const opened = await openFile(root, relative).catch(() => undefined);
   if (!opened) return undefined;
   let bytes: Buffer;
@@ -147,16 +123,10 @@ async function grepFile(root: string, relative: string, lines: Lines, deadline: 
     await opened.handle.close();
   }
   if (bytes.length > GREP_FILE_MAX_BYTES || bytes.includes(0)) return undefined;
-  const text = bytes.toString("utf8");
-  let numbers: number[];
-  try {
-    numbers = lines(text, deadline - Date.now());
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return "timeout";
-    throw error;
-  }
+  const all = bytes.toString("utf8").split("\n");
+  const numbers = await lines(all, deadline, LINE_MATCHES_MAX);
+  if (numbers === "timeout") return numbers;
   if (numbers.length === 0) return undefined;
-  const all = text.split("\n");
   const line_matches = numbers.map((n) => ({ line_number: n + 1, content: cut(all[n].replace(/\r$/, "")) }));
   return { file: opened.info, line_matches };
 }

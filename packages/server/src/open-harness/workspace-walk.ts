@@ -19,7 +19,7 @@ export type WalkOptions = {
   /** Whether to stop: asked before each entry. */
   stop?: () => boolean;
   /** Told the workspace paths of a folder's entries (sorted) before they are met, links out too. */
-  met?: (paths: string[]) => void;
+  met?: (paths: string[]) => void | Promise<void>;
 };
 
 /** The entries below the folder `real` (its workspace path `relative`, checked by confined()), each
@@ -36,7 +36,7 @@ export async function walk(root: string, real: string, relative: string, visit: 
     await inDirectory(dir, check, async (at) => {
       entered = true;
       const names = (await readdir(at(".")).catch(() => [])).sort();
-      options.met?.(names.map((name) => (under === "" ? name : `${under}/${name}`)));
+      await options.met?.(names.map((name) => (under === "" ? name : `${under}/${name}`)));
       for (const name of names) {
         if (options.stop?.()) return;
         const path = under === "" ? name : `${under}/${name}`;

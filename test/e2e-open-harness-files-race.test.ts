@@ -131,3 +131,49 @@ test("a directory swapped for a link out of the workspace while the workspace is
     },
   );
 });
+
+test("a directory swapped for a link out of the workspace while its files are read and written answers the type and size of the workspace's file, never of one outside", onLinux, async () => {
+  await race(
+    async ({ outside, workspace }) => {
+      // No extension: the type is told by the bytes, the inside one's text, the outside one's not.
+      await writeFile(join(outside, "data"), Buffer.alloc(100, 0));
+      for (const i of [1, 3, 5]) await writeFile(join(outside, `w${i}`), Buffer.alloc(100, 0));
+      await writeFile(join(workspace, "real", "data"), "inside");
+    },
+    "",
+    async ({ api, files }, i) => {
+      if (i % 2) {
+        const response = await api(files(`/d/w${i}`), { method: "PUT", body: "written" });
+        const written = response.ok ? (await response.json()).file : {};
+        return `write ${response.status} ${written.size_bytes ?? ""} ${written.mime_type ?? ""}`;
+      }
+      const response = await api(files("/d/data"));
+      return `read ${response.status} ${response.headers.get("content-type")} ${response.status === 200 ? await response.text() : ""}`;
+    },
+    async (_r, seen, said) => {
+      assert.ok(seen.has("read 200 text/plain; charset=utf-8 inside"), `the file was read while its directory was one: ${said}`);
+      assert.ok([...seen.keys()].some((answer) => /^write 20[01] 7 text\/plain$/.test(answer)), `files were written while the directory was one: ${said}`);
+      const other = [...seen.keys()].filter((answer) => /^read 200/.test(answer) ? answer !== "read 200 text/plain; charset=utf-8 inside" : /^write 20[01]/.test(answer) && !/ 7 text\/plain$/.test(answer));
+      assert.deepEqual(other, [], `every answer is of the file inside: ${said}`);
+    },
+  );
+});
+
+test("a directory swapped for a link out of the workspace while it is listed lists nothing outside", onLinux, async () => {
+  await race(
+    async ({ outside, workspace }) => {
+      await writeFile(join(outside, "only-outside.txt"), "secret");
+      await writeFile(join(workspace, "real", "x.txt"), "inside");
+    },
+    "",
+    async ({ api, files }, i) => {
+      const response = await api(i % 2 ? files("", "&path=/&recursive=true") : files("", "&path=d"));
+      const listed = response.status === 200 ? ((await response.json()).files as { path: string }[]).map((file) => file.path) : [];
+      return `list ${response.status} ${listed.filter((path) => /x\.txt|only-outside/.test(path)).sort().join(" ")}`;
+    },
+    async (_r, seen, said) => {
+      assert.ok(seen.has("list 200 d/x.txt"), `the directory was listed while it was one: ${said}`);
+      assert.ok(![...seen.keys()].some((answer) => answer.includes("only-outside")), `nothing outside was listed: ${said}`);
+    },
+  );
+});

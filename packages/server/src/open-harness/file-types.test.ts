@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { contentTypeOf, mimeTypeOf } from "./file-types.ts";
 import { testDir } from "../test-helpers.ts";
@@ -16,7 +16,13 @@ test("a workspace file's type: by its extension (a .ts file is TypeScript), else
   ];
   for (const [name, content, type] of files) {
     await writeFile(join(dir, name), content);
-    assert.equal(await mimeTypeOf(join(dir, name)), type, name);
+    const file = await open(join(dir, name));
+    try {
+      assert.equal(await mimeTypeOf(name, file), type, name);
+    } finally {
+      await file.close();
+    }
+    assert.equal(await mimeTypeOf(name, typeof content === "string" ? Buffer.from(content) : content), type, `${name}, as bytes`);
   }
   assert.equal(contentTypeOf("application/json"), "application/json; charset=utf-8");
   assert.equal(contentTypeOf("image/png"), "image/png");

@@ -1,8 +1,7 @@
 // The MIME type of a workspace file: by its extension for the kinds a workspace holds (code, text,
 // images, archives), else by its first bytes (text that is UTF-8, else binary). Not the mime-db
 // table: there ".ts" is an MPEG transport stream, which a workspace's .ts files never are.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { extname } from "node:path";
 
 const BY_EXTENSION: Record<string, string> = {
@@ -57,23 +56,29 @@ const BY_EXTENSION: Record<string, string> = {
 const TEXT_LIKE = /^(text\/|application\/(json|jsonl|xml|yaml|toml|sql)$|image\/svg\+xml$)/;
 const SNIFF_BYTES = 4096;
 
-/** The type of the file at `real` (a regular file): by extension, else sniffed. */
-export async function mimeTypeOf(real: string): Promise<string> {
-  const known = BY_EXTENSION[extname(real).toLowerCase()];
+/** The type by the extension of `name` alone; undefined when its bytes must tell. */
+export function mimeTypeByName(name: string): string | undefined {
+  return BY_EXTENSION[extname(name).toLowerCase()];
+}
+
+/** The type of the regular file named `name`: by its extension, else sniffed from its first bytes,
+ * read from `file` as it is open (its position left as it was: a read from 0 after is whole), or
+ * given (the bytes being written): never its name opened again, which may lead elsewhere by then. */
+export async function mimeTypeOf(name: string, file: FileHandle | Uint8Array): Promise<string> {
+  const known = mimeTypeByName(name);
   if (known) return known;
-  // Not waiting on a pipe put there since `real` was looked at.
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
+  let sample: Uint8Array;
+  if (file instanceof Uint8Array) sample = file.subarray(0, SNIFF_BYTES);
+  else {
     const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return looksLikeText(buffer.subarray(0, bytesRead), bytesRead === SNIFF_BYTES) ? "text/plain" : "application/octet-stream";
-  } finally {
-    await handle.close();
+    const { bytesRead } = await file.read(buffer, 0, SNIFF_BYTES, 0);
+    sample = buffer.subarray(0, bytesRead);
   }
+  return looksLikeText(sample, sample.length === SNIFF_BYTES) ? "text/plain" : "application/octet-stream";
 }
 
 /** No NUL, and UTF-8 (but for a character the sample's end cut short, when it is `partial`). */
-function looksLikeText(sample: Buffer, partial: boolean): boolean {
+function looksLikeText(sample: Uint8Array, partial: boolean): boolean {
   if (sample.includes(0)) return false;
   for (let cut = 0; cut < (partial ? 4 : 1); cut++) {
     try {

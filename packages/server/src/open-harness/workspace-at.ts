@@ -2,7 +2,7 @@
 // is open and known to be in it: a name is made or removed through /proc/self/fd/<fd>/<name> (as
 // mkdirat and unlinkat would), never by a path walked again, so a run that swaps a directory for a
 // link meanwhile leads them nowhere. Where /proc cannot say (not Linux), by paths.
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readdir, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { placeOf } from "./workspace-paths.ts";
@@ -37,8 +37,9 @@ export async function removeAll(at: At, name: string): Promise<void> {
 }
 
 /** Makes the directories `parts` below the directory `top` (once `check` has taken it), each made
- * or found in the one above it, which is open, and entered without following a link. */
-export async function makeDirsBelow(top: string, parts: readonly string[], check: (fd: number) => Promise<void>): Promise<void> {
+ * or found in the one above it, which is open, and entered without following a link. What the last
+ * is (`top` without parts), as it is open. */
+export async function makeDirsBelow(top: string, parts: readonly string[], check: (fd: number) => Promise<void>): Promise<Stats> {
   let handle = await open(top, DIRECTORY);
   try {
     await check(handle.fd);
@@ -54,6 +55,7 @@ export async function makeDirsBelow(top: string, parts: readonly string[], check
       handle = next;
       path = join(path, part);
     }
+    return await handle.stat();
   } finally {
     await handle.close();
   }

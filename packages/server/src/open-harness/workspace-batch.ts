@@ -1,11 +1,10 @@
 // files.downloadBatch and files.uploadBatch on a session's workspace: many files at once, each by
 // the same confined operations as one (openFile, writeFileAt).
 import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { ApiError } from "./errors.ts";
 import { type FileInfo, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
-import { confined, refusalOf, WorkspacePath } from "./workspace-paths.ts";
+import { confined, openedStats, refusalOf, WorkspacePath } from "./workspace-paths.ts";
 import { walk } from "./workspace-walk.ts";
 import type { ZipEntry } from "./zip-writer.ts";
 
@@ -50,11 +49,10 @@ export async function downloadEntries(root: string, paths: string[]): Promise<Zi
     const real = await confined(root, path).catch((error) => {
       throw refusalOf(error, path);
     });
-    const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" && path !== "") throw new ApiError(404, "file_not_found", `paths: no file "${path}" in the session's workspace`, "files.downloadBatch");
-      if (error.code === "ENOENT") return undefined;
+    const stats = await openedStats(root, real, path).catch((error) => {
       throw refusalOf(error, path);
     });
+    if (!stats && path !== "") throw new ApiError(404, "file_not_found", `paths: no file "${path}" in the session's workspace`, "files.downloadBatch");
     if (!stats) continue;
     if (!stats.isFile() && !stats.isDirectory()) throw new ApiError(400, "invalid_request", `paths: "${path}" is not a regular file (a pipe, a socket or a device)`, "files.downloadBatch");
     if (path !== "") add(path, stats, true);

@@ -2,14 +2,15 @@
 // WorkspacePath gives them (relative, "" for the workspace itself), confined to it (confined()).
 import { constants, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { link, lstat, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { link, lstat, open, rename, rm, rmdir, unlink } from "node:fs/promises";
 import { join, posix, relative as pathFrom, sep } from "node:path";
 import { makeDirs } from "@harness/agent/make-dirs";
-import { isWithin, realPathOf } from "@harness/agent/real-paths";
+import { realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
-import { mimeTypeOf } from "./file-types.ts";
+import { mimeTypeByName, mimeTypeOf } from "./file-types.ts";
 import { inDirectory, makeDirsBelow, removeAll } from "./workspace-at.ts";
-import { checkOpened, confined, entryAt, placeOf, refusalOf } from "./workspace-paths.ts";
+import { checkOpened, confined, entryAt, openedStats, placeOf, refusalOf } from "./workspace-paths.ts";
+import { walk, type Walked } from "./workspace-walk.ts";
 
 /** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
 export const LIST_MAX = 10_000;
@@ -17,14 +18,14 @@ export const WRITE_MAX_BYTES = 10 * 1024 * 1024;
 
 export type FileInfo = { path: string; name: string; type: "file" | "directory"; size_bytes?: number; mime_type?: string; modified_at: string };
 
-/** What a file or folder is, as the spec's FileInfo. */
-export async function infoOf(relative: string, real: string, stats: Stats): Promise<FileInfo> {
+/** What a file or folder is, as the spec's FileInfo; a file's type as mimeTypeOf() tells it. */
+export function infoOf(relative: string, stats: Stats, mimeType?: string): FileInfo {
   const file = stats.isFile();
   return {
     path: relative,
     name: posix.basename(relative),
     type: file ? "file" : "directory",
-    ...(file && { size_bytes: stats.size, mime_type: await mimeTypeOf(real) }),
+    ...(file && { size_bytes: stats.size, mime_type: mimeType }),
     modified_at: timeOf(stats),
   };
 }
@@ -38,49 +39,53 @@ const notFound = (relative: string) => new ApiError(404, "file_not_found", `no f
 
 /** The entries of the directory `relative` (all below it with `recursive`), sorted by path. Links
  * are shown as what they lead to, when that is inside the workspace; others are left out. A
- * workspace no run has made yet is empty. */
+ * workspace no run has made yet is empty. Each folder is read through its open descriptor (walk()):
+ * what is listed is what is in the workspace, whatever a run swaps meanwhile. */
 export async function listFiles(root: string, relative: string, recursive: boolean): Promise<{ files: FileInfo[]; truncated: boolean }> {
   return onPath(relative, () => listBelow(root, relative, recursive));
 }
 
 async function listBelow(root: string, relative: string, recursive: boolean): Promise<{ files: FileInfo[]; truncated: boolean }> {
   const real = await confined(root, relative);
-  const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
+  const stats = await openedStats(root, real, relative);
   if (!stats) {
     if (relative === "") return { files: [], truncated: false };
     throw notFound(relative);
   }
   if (!stats.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory: read it with GET .../files/${relative}`);
-  const realRoot = realPathOf(root);
   const files: FileInfo[] = [];
-  const pending = [{ dir: real, under: relative }];
-  while (pending.length > 0) {
-    const { dir, under } = pending.shift()!;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (files.length >= LIST_MAX) return { files: sorted(files), truncated: true };
-      const full = join(dir, entry.name);
-      const path = under === "" ? entry.name : `${under}/${entry.name}`;
-      const target = entry.isSymbolicLink() ? realPathOf(full) : full;
-      if (!isWithin(target, realRoot)) continue;
-      const info = await stat(target).catch(() => undefined);
-      if (!info || !(info.isFile() || info.isDirectory())) continue;
-      files.push(await infoOf(path, target, info));
-      // Links are not entered: they could lead back up, round and round.
-      if (recursive && info.isDirectory() && !entry.isSymbolicLink()) pending.push({ dir: full, under: path });
-    }
+  let truncated = false;
+  const add = async (entry: Walked) => {
+    if (files.length >= LIST_MAX) return void (truncated = true);
+    files.push(await walkedInfo(entry));
+  };
+  await walk(root, real, relative, add, { skip: () => !recursive, stop: () => truncated });
+  return { files: sorted(files), truncated };
+}
+
+/** What an entry a walk met is, as FileInfo: a file's type by its name, else from its first bytes,
+ * read from it opened as the walk opens it (one that cannot be, as it is no longer the file met or
+ * cannot be read, is binary: its bytes are not known). */
+export async function walkedInfo(entry: Walked): Promise<FileInfo> {
+  const { path, real, stats } = entry;
+  if (!stats.isFile()) return infoOf(path, stats);
+  const known = mimeTypeByName(real);
+  if (known) return infoOf(path, stats, known);
+  const file = await entry.open();
+  if (!file) return infoOf(path, stats, "application/octet-stream");
+  try {
+    return infoOf(path, stats, await mimeTypeOf(real, file));
+  } finally {
+    await file.close();
   }
-  return { files: sorted(files), truncated: false };
 }
 
 const sorted = (files: FileInfo[]) => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /** The file `relative`, opened for reading (never through a link at its end: confined() resolved
- * those), with what it is. Opened before it is looked at, without waiting: what is looked at is
- * what is read, and a named pipe is refused rather than waited on. */
+ * those), with what it is. Opened before it is looked at, without waiting: what is looked at (its
+ * size, its time, its first bytes for its type) is what is read, and a named pipe is refused rather
+ * than waited on. */
 export async function openFile(root: string, relative: string) {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, a directory: list it with GET .../files");
   return onPath(relative, async () => {
@@ -93,7 +98,7 @@ export async function openFile(root: string, relative: string) {
       const stats = await handle.stat();
       if (stats.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file: list it with GET .../files?path=${encodeURIComponent(relative)}`);
       if (!stats.isFile()) throw new ApiError(400, "invalid_request", `path: "${relative}" is not a regular file (a pipe, a socket or a device): only files are read`);
-      return { handle, info: await infoOf(relative, real, stats) };
+      return { handle, info: infoOf(relative, stats, await mimeTypeOf(real, handle)) };
     } catch (error) {
       await handle.close();
       throw error;
@@ -114,14 +119,15 @@ export async function writeFileAt(root: string, relative: string, content: Uint8
     if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
     if (before && !overwrite) throw fileExists(relative);
     await makeDirsOrSay(root, posix.dirname(real), relative);
-    await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined, overwrite);
-    return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+    const stats = await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined, overwrite);
+    return { file: infoOf(relative, stats, await mimeTypeOf(real, content)), created: before === undefined };
   });
 }
 
 /** Writes `content` beside `real` and renames it over it (links it there, without `overwrite`): the
- * new file is made where it was checked to be (checkOpened), or removed from wherever it went. */
-async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined, overwrite: boolean): Promise<void> {
+ * new file is made where it was checked to be (checkOpened), or removed from wherever it went. What
+ * it is once written (taken from the file made, open: `real` may lead elsewhere by then). */
+async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined, overwrite: boolean): Promise<Stats> {
   const temp = join(posix.dirname(real), `.harness-write-${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
@@ -129,6 +135,8 @@ async function replaceFile(root: string, relative: string, real: string, content
     await handle.writeFile(content);
     // Set on the open file: the umask left out of it what the old file had.
     if (mode !== undefined) await handle.chmod(mode);
+    // Before it is put in place: neither a rename nor a link changes its size or its time.
+    const stats = await handle.stat();
     if (overwrite) await rename(temp, real);
     else {
       // A link is made only where no name is: what a run made meanwhile stays.
@@ -138,6 +146,7 @@ async function replaceFile(root: string, relative: string, real: string, content
       // Never failing here: the catch below would remove the file by where the handle is now.
       await unlink(temp).catch(() => {});
     }
+    return stats;
   } catch (error) {
     // Where it is now, which `temp` may no longer name.
     await rm((await placeOf(handle.fd)) ?? temp, { force: true });
@@ -154,20 +163,20 @@ export async function makeDirectory(root: string, relative: string): Promise<{ f
     const real = await confined(root, relative);
     const before = await entryAt(real, relative);
     if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
-    await makeDirsOrSay(root, real, relative);
-    return { file: await infoOf(relative, real, await stat(real)), created: before === undefined };
+    const stats = await makeDirsOrSay(root, real, relative);
+    return { file: infoOf(relative, stats), created: before === undefined };
   });
 }
 
 /** Makes `dir` (where confined() found a part of `relative` to be, or would be) and the directories
  * above it: the workspace first (no run may have made it yet), then each below it from the one
- * above (makeDirsBelow), so that none is made outside it. */
-async function makeDirsOrSay(root: string, dir: string, relative: string): Promise<void> {
+ * above (makeDirsBelow), so that none is made outside it. What `dir` is, as it was made or found. */
+async function makeDirsOrSay(root: string, dir: string, relative: string): Promise<Stats> {
   const realRoot = realPathOf(root);
   const parts = dir === realRoot ? [] : pathFrom(realRoot, dir).split(sep);
   try {
     await makeDirs(realRoot);
-    await makeDirsBelow(realRoot, parts, (fd) => checkOpened(fd, root, relative));
+    return await makeDirsBelow(realRoot, parts, (fd) => checkOpened(fd, root, relative));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST" || code === "ENOTDIR") throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);

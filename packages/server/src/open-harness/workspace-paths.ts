@@ -3,7 +3,8 @@
 // lead: a symbolic link on the way that points out of the workspace is refused too, and a file
 // opened is checked to be where it was looked for (checkOpened: a run may swap a directory for a
 // link in between).
-import { lstat, readlink } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, open, readlink } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { z } from "zod";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
@@ -47,6 +48,23 @@ export async function checkOpened(fd: number, root: string, relative: string): P
   if (place !== undefined && !isWithin(place, realPathOf(root))) throw leadsOut(relative);
 }
 
+/** What is at `real` (where confined() found `relative` to lead), as the file opened there: never
+ * through a link at its end, without waiting on a pipe, once checkOpened() has taken it; undefined
+ * when nothing is. */
+export async function openedStats(root: string, real: string, relative: string): Promise<Stats | undefined> {
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    await checkOpened(handle.fd, root, relative);
+    return await handle.stat();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** What is at `real` without following a link there; undefined when nothing is. */
 export async function entryAt(real: string, relative: string) {
   return lstat(real).catch((error: NodeJS.ErrnoException) => {
@@ -64,6 +82,7 @@ export function refusalOf(error: unknown, relative: string): unknown {
   if (code === "ELOOP") return bad("goes through symbolic links that lead round in a loop");
   if (code === "ENOTDIR") return bad("has a part that is a file, not a directory");
   if (code === "ENAMETOOLONG") return bad("has a name too long for the file system");
+  if (code === "ENXIO") return bad("is a socket: only files and directories are worked on");
   // What was looked at first is no more: something else changed it meanwhile (a run).
   if (code === "ENOENT") return new ApiError(409, "conflict", `path: "${relative}" changed while it was worked on (a part of it went away): try again`);
   if (code === "ENOTEMPTY") return new ApiError(409, "conflict", `path: "${relative}" changed while it was worked on (files were added to it): try again`);

@@ -3,12 +3,11 @@
 // max_results matches, SEARCH_MAX_ENTRIES entries walked, SEARCH_MAX_MS of time (a regular
 // expression that backtracks for ever is stopped too, and the server's other work goes on while one
 // matches: sliced-match.ts); what was found by then is answered, with `truncated` and why.
-import { stat } from "node:fs/promises";
 import { ApiError } from "./errors.ts";
 import { slicedMatcher, type SlicedMatcher } from "./sliced-match.ts";
-import { type FileInfo, infoOf, openFile } from "./workspace-files.ts";
+import { type FileInfo, openFile, walkedInfo } from "./workspace-files.ts";
 import { globMatcher } from "./workspace-glob.ts";
-import { confined, refusalOf } from "./workspace-paths.ts";
+import { confined, openedStats, refusalOf } from "./workspace-paths.ts";
 import { walk } from "./workspace-walk.ts";
 
 export const SEARCH_MAX_MS = 10_000;
@@ -61,19 +60,20 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
   const real = await confined(root, start).catch((error) => {
     throw refusalOf(error, start);
   });
-  if (!(await isFolder(real, start))) return { matches };
+  if (!(await isFolder(root, real, start))) return { matches };
   await walk(
     root,
     real,
     start,
-    async ({ path, real: at, stats }) => {
+    async (entry) => {
+      const { path, stats } = entry;
       if (++walked > SEARCH_MAX_ENTRIES) return void (reason = "entry_limit");
       // A folder passed by is not a match either.
       if (stats.isDirectory() && ignored(path.slice(path.lastIndexOf("/") + 1))) return;
       if (glob !== undefined && !matched.has(path)) return;
       if (!lines) {
         if (matches.length === maxResults) return void (reason = "max_results");
-        matches.push({ file: await infoOf(path, at, stats) });
+        matches.push({ file: await walkedInfo(entry) });
         return;
       }
       if (!stats.isFile() || stats.size > GREP_FILE_MAX_BYTES) return;
@@ -97,9 +97,8 @@ export async function searchFiles(root: string, request: SearchRequest): Promise
 
 /** Whether the folder `real` (`relative`) is there: a file there is a 400, a folder not there a 404
  * (but the workspace itself, which no run may have made yet: it is empty). */
-async function isFolder(real: string, relative: string): Promise<boolean> {
-  const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
+async function isFolder(root: string, real: string, relative: string): Promise<boolean> {
+  const stats = await openedStats(root, real, relative).catch((error) => {
     throw refusalOf(error, relative);
   });
   if (!stats) {

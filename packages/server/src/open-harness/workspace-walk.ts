@@ -1,17 +1,20 @@
-// A walk of a folder of a session's workspace, for search and batch download: each folder is opened
-// (never through a link at its end), checked to be in the workspace, and read through its open
-// descriptor (inDirectory), so a run that swaps a folder for a link out of it meanwhile leads the
-// walk nowhere. Links are given as what they lead to when that is inside, never entered (they could
-// lead round and round); others are left out, as the list leaves them out.
-import type { Stats } from "node:fs";
-import { lstat, readdir, stat } from "node:fs/promises";
+// A walk of a folder of a session's workspace, for the list, search and batch download: each folder
+// is opened (never through a link at its end), checked to be in the workspace, and read through its
+// open descriptor (inDirectory), so a run that swaps a folder for a link out of it meanwhile leads
+// the walk nowhere. Links are given as what they lead to when that is inside (looked at through the
+// file opened there, checked to be inside), never entered (they could lead round and round); others
+// are left out, as are sockets.
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, lstat, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { inDirectory } from "./workspace-at.ts";
 import { checkOpened } from "./workspace-paths.ts";
 
-/** An entry met: its workspace path, where it really is, and what it is (a file or a folder). */
-export type Walked = { path: string; real: string; stats: Stats };
+/** An entry met: its workspace path, where it really is (a link's target), what it is (a file or a
+ * folder), and `open()`, which opens it for reading (while `visit` is given it: its folder is open
+ * meanwhile), undefined when it is no longer the entry met (gone, swapped) or cannot be read. */
+export type Walked = { path: string; real: string; stats: Stats; open: () => Promise<FileHandle | undefined> };
 
 export type WalkOptions = {
   /** Whether the folder `name` (at `path`) is passed by, not entered (it is still given). */
@@ -21,6 +24,9 @@ export type WalkOptions = {
   /** Told the workspace paths of a folder's entries (sorted) before they are met, links out too. */
   met?: (paths: string[]) => void | Promise<void>;
 };
+
+/** Opened for reading, never through a link at its end, without waiting on a pipe. */
+const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** The entries below the folder `real` (its workspace path `relative`, checked by confined()), each
  * given to `visit` as it is met, folders before what they hold. */
@@ -41,14 +47,18 @@ export async function walk(root: string, real: string, relative: string, visit: 
         if (options.stop?.()) return;
         const path = under === "" ? name : `${under}/${name}`;
         const full = join(dir, name);
-        const own = await statOf(at(name), true);
+        const own = await lstat(at(name)).catch(() => undefined);
         if (!own) continue;
         const link = own.isSymbolicLink();
         const target = link ? realPathOf(full) : full;
         if (link && !isWithin(target, realRoot)) continue;
-        const stats = link ? await statOf(target, false) : own;
+        // What a link leads to, as the file there is: checked to be inside, whatever the path to it
+        // has become since it was resolved.
+        const inside = (fd: number) => checkOpened(fd, root, path);
+        const stats = link ? await statOpened(target, inside) : own;
         if (!stats || !(stats.isFile() || stats.isDirectory())) continue;
-        await visit({ path, real: target, stats });
+        const opened = () => openSame(link ? target : at(name), stats, inside);
+        await visit({ path, real: target, stats, open: opened });
         if (stats.isDirectory() && !link && !options.skip?.(name, path)) pending.push({ dir: full, under: path });
       }
     }).catch((error) => {
@@ -57,7 +67,33 @@ export async function walk(root: string, real: string, relative: string, visit: 
   }
 }
 
-/** What is at `path` (the link itself with `own`); undefined when nothing is (any more). */
-async function statOf(path: string, own: boolean): Promise<Stats | undefined> {
-  return (own ? lstat(path) : stat(path)).catch(() => undefined);
+/** What is at `path` (not a link at its end), as the file opened there once `check` has taken it;
+ * undefined when nothing is, or it cannot be opened (a socket), or `check` refuses it. */
+async function statOpened(path: string, check: (fd: number) => Promise<void>): Promise<Stats | undefined> {
+  const handle = await open(path, READ).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    await check(handle.fd);
+    return await handle.stat();
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file at `path` opened for reading, when `check` takes it and it is the one `met` tells of
+ * (the same file of the same device); undefined when it is not (or cannot be opened). */
+async function openSame(path: string, met: Stats, check: (fd: number) => Promise<void>): Promise<FileHandle | undefined> {
+  const handle = await open(path, READ).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    await check(handle.fd);
+    const stats = await handle.stat();
+    if (stats.ino === met.ino && stats.dev === met.dev) return handle;
+  } catch {
+    // Refused: closed below.
+  }
+  await handle.close();
+  return undefined;
 }

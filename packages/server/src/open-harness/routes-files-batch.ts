@@ -10,7 +10,7 @@ import { check } from "../sessions/api.ts";
 import { H, handle, harnessOf, type OpenHarness } from "./common.ts";
 import { ApiError } from "./errors.ts";
 import { bodyBytes, type Form, formOf, sizeOf } from "./multipart.ts";
-import { ownSession } from "./session-of.ts";
+import { ownSession, stillOwned } from "./session-of.ts";
 import { downloadEntries, DOWNLOAD_MAX_ENTRIES, uploadBatch } from "./workspace-batch.ts";
 import { WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
 import { WorkspacePath } from "./workspace-paths.ts";
@@ -103,7 +103,7 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
         // A path that names a folder ("/", "docs/") is where the file goes, by its own name.
         if (path === "" || /\/$/.test(form.fields.get("path")!)) path = check(WorkspacePath, path === "" ? file.name : `${path}/${file.name}`, "filename");
         const root = await workspaceOf(oh, c, sessionId);
-        const written = await writeFileAt(root, path, new Uint8Array(await file.arrayBuffer()), fieldOf(form, "overwrite", Flag) ?? false);
+        const written = await writeFileAt(root, path, new Uint8Array(await file.arrayBuffer()), fieldOf(form, "overwrite", Flag) ?? false, stillOwned(oh, c, sessionId));
         return c.json(written, written.created ? 201 : 200);
       } finally {
         form.release();
@@ -126,7 +126,7 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
         const base = fieldOf(form, "base_path", WorkspacePath) ?? "";
         const overwrite = fieldOf(form, "overwrite", Flag) ?? false;
         const root = await workspaceOf(oh, c, sessionId);
-        return c.json(await uploadBatch(root, base, files, overwrite));
+        return c.json(await uploadBatch(root, base, files, overwrite, stillOwned(oh, c, sessionId)));
       } finally {
         form.release();
       }

@@ -8,7 +8,7 @@ import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { fileAnswer } from "./file-answer.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
-import { ownSession, SessionQuery } from "./session-of.ts";
+import { ownSession, SessionQuery, stillOwned } from "./session-of.ts";
 import { deleteAt, LIST_MAX, listFiles, makeDirectory, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
 import { WorkspacePath } from "./workspace-paths.ts";
 import { mountFileBatchRoutes } from "./routes-files-batch.ts";
@@ -76,7 +76,7 @@ export function mountFileRoutes(oh: OpenHarness): void {
     handle(async (c) => {
       harnessOf(c);
       const body = check(MkdirBody, await bodyOf(c));
-      const made = await makeDirectory(await workspaceOf(oh, c, body.session_id), body.path);
+      const made = await makeDirectory(await workspaceOf(oh, c, body.session_id), body.path, stillOwned(oh, c, body.session_id));
       return c.json(made, made.created ? 201 : 200);
     }),
   );
@@ -96,7 +96,7 @@ export function mountFileRoutes(oh: OpenHarness): void {
       const { session_id } = queryOf(c, SessionQuery);
       const relative = pathOf(c);
       const root = await workspaceOf(oh, c, session_id);
-      const written = await writeFileAt(root, relative, await contentOf(c));
+      const written = await writeFileAt(root, relative, await contentOf(c), true, stillOwned(oh, c, session_id));
       return c.json(written, written.created ? 201 : 200);
     }),
   );

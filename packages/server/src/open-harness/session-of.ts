@@ -26,3 +26,9 @@ export async function ownSession(oh: OpenHarness, c: Context, sessionId: string)
   if (!(await oh.sessionExists(userId, sessionId))) throw new ApiError(404, "session_not_found", `no session "${sessionId}"`);
   return userId;
 }
+
+/** A check that throws as ownSession() does once the session is gone (deleted meanwhile), for the
+ * writes of its workspace, which must not make it again (SessionCheck). */
+export function stillOwned(oh: OpenHarness, c: Context, sessionId: string): () => Promise<string> {
+  return () => ownSession(oh, c, sessionId);
+}

@@ -3,7 +3,7 @@
 import type { Stats } from "node:fs";
 import { Readable } from "node:stream";
 import { ApiError } from "./errors.ts";
-import { type FileInfo, openFile, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
+import { type FileInfo, openFile, type SessionCheck, WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
 import { confined, openedStats, refusalOf, WorkspacePath } from "./workspace-paths.ts";
 import { walk } from "./workspace-walk.ts";
 import type { ZipEntry } from "./zip-writer.ts";
@@ -80,10 +80,13 @@ export type UploadBatchResult = { uploaded: FileInfo[]; skipped: string[]; error
 
 /** Writes each of `files` below `base` (its name a path from there), one after the other: a file
  * there already is skipped unless `overwrite`; one that cannot be written (a bad path, one leading
- * out, a folder there, over WRITE_MAX_BYTES) is an error of its own, the others written all the same. */
-export async function uploadBatch(root: string, base: string, files: File[], overwrite: boolean): Promise<UploadBatchResult> {
+ * out, a folder there, over WRITE_MAX_BYTES) is an error of its own, the others written all the same.
+ * Once its session is gone (deleted meanwhile: `stillThere` throws), no more is written: it throws. */
+export async function uploadBatch(root: string, base: string, files: File[], overwrite: boolean, stillThere: SessionCheck): Promise<UploadBatchResult> {
   const result: UploadBatchResult = { uploaded: [], skipped: [], errors: [] };
   for (const file of files) {
+    // Before each: the deletion removes what was written before it, and nothing may be written after.
+    await stillThere();
     const name = file.name;
     const joined = base === "" ? name : `${base}/${name}`;
     const checked = WorkspacePath.safeParse(joined);
@@ -98,8 +101,9 @@ export async function uploadBatch(root: string, base: string, files: File[], ove
       continue;
     }
     try {
-      result.uploaded.push((await writeFileAt(root, path, new Uint8Array(await file.arrayBuffer()), overwrite)).file);
+      result.uploaded.push((await writeFileAt(root, path, new Uint8Array(await file.arrayBuffer()), overwrite, stillThere)).file);
     } catch (error) {
+      if (error instanceof ApiError && error.code === "session_not_found") throw error;
       if (error instanceof ApiError && error.code === "file_exists") result.skipped.push(path);
       else if (error instanceof ApiError) result.errors.push({ path, error: error.message });
       else throw error;

@@ -2,8 +2,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listFiles, openFile } from "./workspace-files.ts";
+import { ApiError } from "./errors.ts";
+import { listFiles, makeDirectory, openFile, writeFileAt } from "./workspace-files.ts";
 
 // A run may set any time on its files (`touch -d @100000000000000`): a file system that keeps it
 // (tmpfs, btrfs, XFS; ext4 caps it at 2446) gives one no Date holds.
@@ -24,4 +26,21 @@ test("a file whose time no date holds is listed and read, at the latest date the
   const { handle, info } = await openFile(root, "far.txt");
   await handle.close();
   assert.equal(info.modified_at, "+275760-09-13T00:00:00.000Z");
+});
+
+test("a workspace not there is made for a write only while its session is: once it is gone, the write is refused as it is, and nothing is left", async (t) => {
+  const base = await mkdtemp(join(tmpdir(), "harness-files-"));
+  t.after(() => rm(base, { recursive: true, force: true }));
+  const root = join(base, "workspaces", "alice", "s1");
+  const gone = async () => {
+    throw new ApiError(404, "session_not_found", 'no session "s1"');
+  };
+  await assert.rejects(writeFileAt(root, "docs/a.txt", Buffer.from("a"), true, gone), { code: "session_not_found" });
+  await assert.rejects(makeDirectory(root, "docs", gone), { code: "session_not_found" });
+  assert.ok(!existsSync(root), "the workspace is not left made");
+  const there = async () => {};
+  const { file } = await writeFileAt(root, "docs/a", Buffer.from("text"), true, there);
+  assert.deepEqual([file.path, file.size_bytes, file.mime_type], ["docs/a", 4, "text/plain"]);
+  // Once there, it is its session's deletion that removes it, with what is written meanwhile.
+  assert.equal((await writeFileAt(root, "b", new Uint8Array([0, 1]), true, gone)).file.mime_type, "application/octet-stream");
 });

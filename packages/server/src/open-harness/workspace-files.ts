@@ -2,7 +2,7 @@
 // WorkspacePath gives them (relative, "" for the workspace itself), confined to it (confined()).
 import { constants, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { link, lstat, open, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, open, rename, rm, rmdir, unlink } from "node:fs/promises";
 import { join, posix, relative as pathFrom, sep } from "node:path";
 import { makeDirs } from "@harness/agent/make-dirs";
 import { realPathOf } from "@harness/agent/real-paths";
@@ -33,6 +33,10 @@ export function infoOf(relative: string, stats: Stats, mimeType?: string): FileI
 /** The latest (and earliest) time a Date holds, in ms: a run may set its files' times past it. */
 const DATE_LIMIT_MS = 8.64e15;
 const timeOf = ({ mtime, mtimeMs }: Stats) => (Number.isNaN(mtime.getTime()) ? new Date(Math.sign(mtimeMs) * DATE_LIMIT_MS) : mtime).toISOString();
+
+/** Throws (404 session_not_found, as ownSession()) once the session whose workspace is written is
+ * gone: its deletion removes the workspace, which a write after it must not make again. */
+export type SessionCheck = () => Promise<unknown>;
 
 const fileExists = (relative: string) => new ApiError(409, "file_exists", `path: "${relative}" exists: send overwrite=true to replace it`);
 const notFound = (relative: string) => new ApiError(404, "file_not_found", `no file "${relative}" in the session's workspace`);
@@ -110,15 +114,16 @@ export async function openFile(root: string, relative: string) {
  * beside it and renamed over it), never written into: a reader never sees half of it, and what is
  * there is not followed (a hard link's other names keep their content, a pipe is not waited on).
  * A file replaced keeps its mode. Without `overwrite`, a file there (even one made meanwhile) is
- * left as it is: 409 file_exists. */
-export async function writeFileAt(root: string, relative: string, content: Uint8Array, overwrite = true): Promise<{ file: FileInfo; created: boolean }> {
+ * left as it is: 409 file_exists. The workspace is made when it is not there yet, while `stillThere`
+ * takes its session. */
+export async function writeFileAt(root: string, relative: string, content: Uint8Array, overwrite: boolean, stillThere: SessionCheck): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a file in it");
   return onPath(relative, async () => {
     const real = await confined(root, relative);
     const before = await entryAt(real, relative);
     if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
     if (before && !overwrite) throw fileExists(relative);
-    await makeDirsOrSay(root, posix.dirname(real), relative);
+    await makeDirsOrSay(root, posix.dirname(real), relative, stillThere);
     const stats = await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined, overwrite);
     return { file: infoOf(relative, stats, await mimeTypeOf(real, content)), created: before === undefined };
   });
@@ -156,30 +161,61 @@ async function replaceFile(root: string, relative: string, real: string, content
   }
 }
 
-/** Makes the directory `relative` and those above it. */
-export async function makeDirectory(root: string, relative: string): Promise<{ file: FileInfo; created: boolean }> {
+/** Makes the directory `relative` and those above it (the workspace too, as writeFileAt() makes it). */
+export async function makeDirectory(root: string, relative: string, stillThere: SessionCheck): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a directory in it");
   return onPath(relative, async () => {
     const real = await confined(root, relative);
     const before = await entryAt(real, relative);
     if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
-    const stats = await makeDirsOrSay(root, real, relative);
+    const stats = await makeDirsOrSay(root, real, relative, stillThere);
     return { file: infoOf(relative, stats), created: before === undefined };
   });
 }
 
 /** Makes `dir` (where confined() found a part of `relative` to be, or would be) and the directories
- * above it: the workspace first (no run may have made it yet), then each below it from the one
- * above (makeDirsBelow), so that none is made outside it. What `dir` is, as it was made or found. */
-async function makeDirsOrSay(root: string, dir: string, relative: string): Promise<Stats> {
+ * above it: the workspace first (no run may have made it yet: makeWorkspace), then each below it
+ * from the one above (makeDirsBelow), so that none is made outside it. What `dir` is, as it was made
+ * or found. */
+async function makeDirsOrSay(root: string, dir: string, relative: string, stillThere: SessionCheck): Promise<Stats> {
   const realRoot = realPathOf(root);
   const parts = dir === realRoot ? [] : pathFrom(realRoot, dir).split(sep);
   try {
-    await makeDirs(realRoot);
+    await makeWorkspace(realRoot, stillThere);
     return await makeDirsBelow(realRoot, parts, (fd) => checkOpened(fd, root, relative));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST" || code === "ENOTDIR") throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);
+    throw error;
+  }
+}
+
+/** Makes the workspace `realRoot` when it is not there, and keeps it only when its session is there
+ * once it is made (`stillThere`): a deletion that removed it before is over, and one after it
+ * removes it. A workspace there is left to its session's deletion (which removes what is written
+ * into it meanwhile). */
+async function makeWorkspace(realRoot: string, stillThere: SessionCheck): Promise<void> {
+  const made = await mkdir(realRoot).then(
+    () => true,
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return false;
+      if (error.code !== "ENOENT") throw error;
+      await makeDirs(posix.dirname(realRoot));
+      return mkdir(realRoot).then(
+        () => true,
+        (again: NodeJS.ErrnoException) => {
+          if (again.code === "EEXIST") return false;
+          throw again;
+        },
+      );
+    },
+  );
+  if (!made) return;
+  try {
+    await stillThere();
+  } catch (error) {
+    // With what other writes put in it meanwhile: they found it made, so this check is theirs too.
+    await rm(realRoot, { recursive: true, force: true }).catch(() => {});
     throw error;
   }
 }

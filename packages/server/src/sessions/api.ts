@@ -257,7 +257,9 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         if (!(await exists(userId, sessionId))) return false;
         await registry.remove(userId, sessionId, `session "${sessionId}" was deleted`);
         const paths = [options.workspaceOf(userId, sessionId), ...options.filesOf(userId, sessionId)].filter((path) => path !== undefined);
-        await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`, { level: "error" }))));
+        // Tried again when a file is added as it is removed (ENOTEMPTY): a write to the workspace
+        // over the API that began while the session was there may end now (none begins after).
+        await Promise.all(paths.map((path) => rm(path, { recursive: true, force: true, maxRetries: 3 }).catch((error: Error) => options.log(`cannot remove ${path}: ${error.message}`, { level: "error" }))));
         return true;
       })();
       const settled = deletion.catch(() => false);

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, statSync } from "node:fs";
 import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError } from "./errors.ts";
@@ -43,4 +44,19 @@ test("a workspace not there is made for a write only while its session is: once 
   assert.deepEqual([file.path, file.size_bytes, file.mime_type], ["docs/a", 4, "text/plain"]);
   // Once there, it is its session's deletion that removes it, with what is written meanwhile.
   assert.equal((await writeFileAt(root, "b", new Uint8Array([0, 1]), true, gone)).file.mime_type, "application/octet-stream");
+});
+
+test("a socket in the workspace is left out of its list, and refused naming the path when it is read or listed", async (t) => {
+  const root = await mkdtemp(join(tmpdir(), "harness-files-"));
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(join(root, "daemon.sock"), resolve));
+  t.after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(root, { recursive: true, force: true });
+  });
+  await writeFile(join(root, "notes"), "words");
+  const { files } = await listFiles(root, "", false);
+  assert.deepEqual(files.map((f) => [f.path, f.mime_type]), [["notes", "text/plain"]]);
+  await assert.rejects(openFile(root, "daemon.sock"), { status: 400, message: /"daemon\.sock" is a socket/ });
+  await assert.rejects(listFiles(root, "daemon.sock", false), { status: 400, message: /"daemon\.sock" is a socket/ });
 });

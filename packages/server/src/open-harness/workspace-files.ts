@@ -190,10 +190,10 @@ async function makeDirsOrSay(root: string, dir: string, relative: string, stillT
   }
 }
 
-/** Makes the workspace `realRoot` when it is not there, and keeps it only when its session is there
- * once it is made (`stillThere`): a deletion that removed it before is over, and one after it
- * removes it. A workspace there is left to its session's deletion (which removes what is written
- * into it meanwhile). */
+/** Makes the workspace `realRoot` when it is not there, and keeps it only when its session is still
+ * there once it is made (`stillThere`): a deletion of the session that removed it before has
+ * forgotten the session by then, and one that forgets it after removes it. A workspace already
+ * there is left to its session's deletion, which removes what is written into it meanwhile. */
 async function makeWorkspace(realRoot: string, stillThere: SessionCheck): Promise<void> {
   const made = await mkdir(realRoot).then(
     () => true,

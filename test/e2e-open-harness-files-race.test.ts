@@ -177,3 +177,29 @@ test("a directory swapped for a link out of the workspace while it is listed lis
     },
   );
 });
+
+test("a directory swapped for a link out of the workspace while files and folders are made in it never answers by what is outside", onLinux, async () => {
+  let made = 0;
+  await race(
+    // Outside, a file of each name made inside: none is ever there inside before it is made.
+    async ({ outside }) => {
+      for (let n = 0; n < 20_000; n++) await writeFile(join(outside, `n${n}`), "theirs");
+    },
+    "",
+    async ({ api, files, sessionId }, i) => {
+      const name = `n${made++}`;
+      const response =
+        i % 2
+          ? await api(`${V1}/files/mkdir`, { method: "POST", body: JSON.stringify({ session_id: sessionId, path: `d/${name}` }) })
+          : await api(files(`/d/${name}`), { method: "PUT", body: "w" });
+      const body = await response.json();
+      const what = response.ok ? `created ${body.created}` : /^path: "d\/n\d+" is a (file|directory)/.test(body.error.message) ? "there already" : body.error.code;
+      return `${i % 2 ? "mkdir" : "write"} ${response.status} ${what}`;
+    },
+    async (_r, seen, said) => {
+      assert.ok(seen.has("write 201 created true") && seen.has("mkdir 201 created true"), `files and folders were made while the directory was one: ${said}`);
+      const other = [...seen.keys()].filter((answer) => /created false|file_exists|there already/.test(answer));
+      assert.deepEqual(other, [], `none was found there before it was made: ${said}`);
+    },
+  );
+});

@@ -2,13 +2,13 @@
 // is open and known to be in it: a name is made or removed through /proc/self/fd/<fd>/<name> (as
 // mkdirat and unlinkat would), never by a path walked again, so a run that swaps a directory for a
 // link meanwhile leads them nowhere. Where /proc cannot say (not Linux), by paths.
-import { constants, type Stats } from "node:fs";
+import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { placeOf } from "./workspace-paths.ts";
 
 /** A name in an open directory, as a path that leads to it there and nowhere else. */
-type At = (name: string) => string;
+export type At = (name: string) => string;
 
 const DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
@@ -37,9 +37,9 @@ export async function removeAll(at: At, name: string): Promise<void> {
 }
 
 /** Makes the directories `parts` below the directory `top` (once `check` has taken it), each made
- * or found in the one above it, which is open, and entered without following a link. What the last
- * is (`top` without parts), as it is open. */
-export async function makeDirsBelow(top: string, parts: readonly string[], check: (fd: number) => Promise<void>): Promise<Stats> {
+ * or found in the one above it, which is open, and entered without following a link; then `use`
+ * given the last (`top` without parts), still open. */
+export async function makeDirsBelow<T>(top: string, parts: readonly string[], check: (fd: number) => Promise<void>, use: (at: At) => Promise<T>): Promise<T> {
   let handle = await open(top, DIRECTORY);
   try {
     await check(handle.fd);
@@ -50,12 +50,19 @@ export async function makeDirsBelow(top: string, parts: readonly string[], check
       await mkdir(at).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "EEXIST") throw error;
       });
-      const next = await open(at, DIRECTORY);
+      const next = await open(at, DIRECTORY).catch(async (error: NodeJS.ErrnoException) => {
+        // A link there (round in a loop, or put there since the path was resolved) is said to be
+        // one, not a file.
+        if (error.code === "ENOTDIR" && (await lstat(at).catch(() => undefined))?.isSymbolicLink()) throw Object.assign(new Error(`${at} is a symbolic link`), { code: "ELOOP" });
+        throw error;
+      });
       await handle.close();
       handle = next;
       path = join(path, part);
     }
-    return await handle.stat();
+    const { fd } = handle;
+    const last = path;
+    return await use((name) => (pinned ? `/proc/self/fd/${fd}/${name}` : join(last, name)));
   } finally {
     await handle.close();
   }

@@ -8,7 +8,7 @@ import { makeDirs } from "@harness/agent/make-dirs";
 import { realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
 import { mimeTypeByName, mimeTypeOf } from "./file-types.ts";
-import { inDirectory, makeDirsBelow, removeAll } from "./workspace-at.ts";
+import { type At, inDirectory, makeDirsBelow, removeAll } from "./workspace-at.ts";
 import { checkOpened, confined, entryAt, openedStats, placeOf, refusalOf } from "./workspace-paths.ts";
 import { walk, type Walked } from "./workspace-walk.ts";
 
@@ -114,26 +114,32 @@ export async function openFile(root: string, relative: string) {
  * beside it and renamed over it), never written into: a reader never sees half of it, and what is
  * there is not followed (a hard link's other names keep their content, a pipe is not waited on).
  * A file replaced keeps its mode. Without `overwrite`, a file there (even one made meanwhile) is
- * left as it is: 409 file_exists. The workspace is made when it is not there yet, while `stillThere`
+ * left as it is: 409 file_exists. What is there is looked at, and the file made, in its directory
+ * as it is open (makeDirsOrSay). The workspace is made when it is not there yet, while `stillThere`
  * takes its session. */
 export async function writeFileAt(root: string, relative: string, content: Uint8Array, overwrite: boolean, stillThere: SessionCheck): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a file in it");
+  const isDirectory = () => new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
   return onPath(relative, async () => {
     const real = await confined(root, relative);
-    const before = await entryAt(real, relative);
-    if (before?.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file`);
-    if (before && !overwrite) throw fileExists(relative);
-    await makeDirsOrSay(root, posix.dirname(real), relative, stillThere);
-    const stats = await replaceFile(root, relative, real, content, before?.isFile() ? before.mode & 0o7777 : undefined, overwrite);
-    return { file: infoOf(relative, stats, await mimeTypeOf(real, content)), created: before === undefined };
+    // A link to the workspace itself.
+    if (real === realPathOf(root)) throw isDirectory();
+    const name = posix.basename(real);
+    return makeDirsOrSay(root, posix.dirname(real), relative, stillThere, async (at) => {
+      const before = await entryAt(at(name), relative);
+      if (before?.isDirectory()) throw isDirectory();
+      if (before && !overwrite) throw fileExists(relative);
+      const stats = await replaceFile(root, relative, at, name, content, before?.isFile() ? before.mode & 0o7777 : undefined, overwrite);
+      return { file: infoOf(relative, stats, await mimeTypeOf(real, content)), created: before === undefined };
+    });
   });
 }
 
-/** Writes `content` beside `real` and renames it over it (links it there, without `overwrite`): the
- * new file is made where it was checked to be (checkOpened), or removed from wherever it went. What
- * it is once written (taken from the file made, open: `real` may lead elsewhere by then). */
-async function replaceFile(root: string, relative: string, real: string, content: Uint8Array, mode: number | undefined, overwrite: boolean): Promise<Stats> {
-  const temp = join(posix.dirname(real), `.harness-write-${randomBytes(6).toString("hex")}.tmp`);
+/** Writes `content` beside `name` in the open directory of `at` and renames it over it (links it
+ * there, without `overwrite`): the new file is made where it was checked to be (checkOpened), or
+ * removed from wherever it went. What it is once written, taken from the file made, open. */
+async function replaceFile(root: string, relative: string, at: At, name: string, content: Uint8Array, mode: number | undefined, overwrite: boolean): Promise<Stats> {
+  const temp = at(`.harness-write-${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
     await checkOpened(handle.fd, root, relative);
@@ -142,10 +148,10 @@ async function replaceFile(root: string, relative: string, real: string, content
     if (mode !== undefined) await handle.chmod(mode);
     // Before it is put in place: neither a rename nor a link changes its size or its time.
     const stats = await handle.stat();
-    if (overwrite) await rename(temp, real);
+    if (overwrite) await rename(temp, at(name));
     else {
       // A link is made only where no name is: what a run made meanwhile stays.
-      await link(temp, real).catch((error: NodeJS.ErrnoException) => {
+      await link(temp, at(name)).catch((error: NodeJS.ErrnoException) => {
         throw error.code === "EEXIST" ? fileExists(relative) : error;
       });
       // Never failing here: the catch below would remove the file by where the handle is now.
@@ -161,31 +167,49 @@ async function replaceFile(root: string, relative: string, real: string, content
   }
 }
 
-/** Makes the directory `relative` and those above it (the workspace too, as writeFileAt() makes it). */
+/** Makes the directory `relative` and those above it (the workspace too, as writeFileAt() makes it),
+ * each in the one above it as it is open. */
 export async function makeDirectory(root: string, relative: string, stillThere: SessionCheck): Promise<{ file: FileInfo; created: boolean }> {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself: name a directory in it");
   return onPath(relative, async () => {
     const real = await confined(root, relative);
-    const before = await entryAt(real, relative);
-    if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
-    const stats = await makeDirsOrSay(root, real, relative, stillThere);
-    return { file: infoOf(relative, stats), created: before === undefined };
+    // A link to the workspace itself: there.
+    if (real === realPathOf(root)) return makeDirsOrSay(root, real, relative, stillThere, async (at) => ({ file: infoOf(relative, await lstat(at("."))), created: false }));
+    const name = posix.basename(real);
+    return makeDirsOrSay(root, posix.dirname(real), relative, stillThere, async (at) => {
+      const before = await entryAt(at(name), relative);
+      if (before && !before.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a file, not a directory`);
+      const made = await mkdir(at(name)).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "EEXIST") return false;
+          throw error;
+        },
+      );
+      // As makeDirsBelow enters a directory: never through a link at its end.
+      const stats = await inDirectory(at(name), async () => {}, (inner) => lstat(inner(".")));
+      return { file: infoOf(relative, stats), created: made };
+    });
   });
 }
 
 /** Makes `dir` (where confined() found a part of `relative` to be, or would be) and the directories
  * above it: the workspace first (no run may have made it yet: makeWorkspace), then each below it
- * from the one above (makeDirsBelow), so that none is made outside it. What `dir` is, as it was made
- * or found. */
-async function makeDirsOrSay(root: string, dir: string, relative: string, stillThere: SessionCheck): Promise<Stats> {
+ * from the one above (makeDirsBelow), so that none is made outside it; then `use` given `dir`, open. */
+async function makeDirsOrSay<T>(root: string, dir: string, relative: string, stillThere: SessionCheck, use: (at: At) => Promise<T>): Promise<T> {
   const realRoot = realPathOf(root);
   const parts = dir === realRoot ? [] : pathFrom(realRoot, dir).split(sep);
+  // What `use` throws is its own to say.
+  let entered = false;
   try {
     await makeWorkspace(realRoot, stillThere);
-    return await makeDirsBelow(realRoot, parts, (fd) => checkOpened(fd, root, relative));
+    return await makeDirsBelow(realRoot, parts, (fd) => checkOpened(fd, root, relative), (at) => {
+      entered = true;
+      return use(at);
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST" || code === "ENOTDIR") throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);
+    if (!entered && (code === "EEXIST" || code === "ENOTDIR")) throw new ApiError(400, "invalid_request", `path: a part of "${relative}" is a file, not a directory`);
     throw error;
   }
 }

@@ -198,3 +198,9 @@ test("run's help says what --allow-dangerously-skip-permissions allows: a switch
   assert.match(entry, /approval/);
   assert.match(entry, /disableBypassPermissionsMode/);
 });
+
+test("every line of the help fits a terminal of 100 columns, so none wraps into the column of the next", () => {
+  for (const topic of [undefined, "run", "serve", "chat", "mcp", "plugin", "doctor"] as const) {
+    for (const line of helpText(topic).split("\n")) assert.ok([...line].length <= 100, `harness help ${topic ?? ""}: ${[...line].length} columns: ${line}`);
+  }
+});

@@ -4,12 +4,12 @@ const MAIN = `harness — an open, self-hostable agent harness
 
 Usage:
   harness ["<prompt>"], harness -c   chat with the agent on this project (harness chat --local;
-                                     harness alone at a terminal; -c goes on with the last chat, --resume ID with chat ID,
-                                     --resume alone with one picked from a list;
-                                     --fork-session with a copy of it; --model, --permission-mode
-                                     and the chat's other session options, --verbose, and
-                                     --add-dir, --mcp-config and the chat's other run options,
-                                     go with them)
+                                     harness alone at a terminal; -c goes on with the last chat,
+                                     --resume ID with chat ID, --resume alone with one picked
+                                     from a list; --fork-session with a copy of it; --model,
+                                     --permission-mode and the chat's other session options,
+                                     --verbose, and --add-dir, --mcp-config and the chat's other
+                                     run options, go with them)
   harness -p "<prompt>"              the same as harness run (all of its options)
   harness run [options] "<prompt>"   run the agent once in this terminal
   harness serve [options]            start the Harness server (WebSocket + REST)
@@ -38,7 +38,8 @@ When stdout is a pipe or a file, it gets only the answer, at the end, as from cl
 model says before its tool calls goes to stderr with them).
 Without a prompt (or with -), the prompt is read from standard input: git diff | harness run -
 With a prompt, input piped or redirected in follows it: cat error.log | harness run "explain"
-(to leave it out, say in a "while read" loop or from a program that keeps its pipe open: < /dev/null)
+(to leave it out, say in a "while read" loop or from a program that keeps its pipe open:
+< /dev/null)
 Exit status: 0 on success, 1 when the run fails, 2 for bad usage, 130 when cancelled with Ctrl-C,
 143 when terminated (SIGTERM), 129 when its terminal closed (SIGHUP).
 
@@ -66,7 +67,8 @@ Options:
                      permission rules that let calls through without asking, in the settings'
                      syntax, separated by commas: --allowedTools "Read,Bash(npm test:*)"
   --disallowedTools RULES
-                     rules that refuse calls, whatever the mode: --disallowedTools "Bash(git push:*)"
+                     rules that refuse calls, whatever the mode:
+                     --disallowedTools "Bash(git push:*)"
   --plugin-dir DIR   load the Claude Code plugin in DIR for this run (may repeat), besides the
                      installed plugins the settings enable
   --agents JSON      sub-agents for this run, over agent files of the same name:
@@ -99,7 +101,8 @@ Options:
                      "default" for all (MCP tools stay)
   --output-format F  text (default) | json: stdout gets one JSON result when the run ends (type,
                      subtype, is_error, result or error, num_turns, duration_ms, usage,
-                     total_cost_usd, permission_denials, session_id), stderr only warnings | stream-json: stdout gets
+                     total_cost_usd, permission_denials, session_id), stderr only warnings |
+                     stream-json: stdout gets
                      a first line with the session_id, every event of the run as a line of JSON
                      (with Claude Code's assistant and user messages), then the result
   --input-format F   text (default) | stream-json: standard input carries user messages as lines
@@ -143,7 +146,8 @@ Options:
   -d, --debug [FILTER]
                      write timestamped debug lines to stderr: model requests and retries, MCP
                      servers, hooks, permission decisions; FILTER picks categories ("api,hooks")
-                     or leaves some out ("!mcp"); categories: api, mcp, hooks, permissions, telemetry
+                     or leaves some out ("!mcp"); categories: api, mcp, hooks, permissions,
+                     telemetry
   --debug-file PATH  write them to PATH instead (implies --debug)
   -p, --print        taken and ignored, for scripts written for claude -p; so are the other flags
                      the Agent SDK starts Claude Code with that have no meaning here (--betas…)
@@ -153,10 +157,12 @@ Environment:
   ANTHROPIC_API_KEY    required for Anthropic models (not for openai/… or ollama/…)
   ANTHROPIC_AUTH_TOKEN a bearer token in its place
   ANTHROPIC_BASE_URL   another Anthropic-compatible endpoint
-  CLAUDE_CODE_USE_VERTEX=1   Claude through Google Cloud's Vertex AI (with ANTHROPIC_VERTEX_PROJECT_ID,
-                       CLOUD_ML_REGION, GOOGLE_APPLICATION_CREDENTIALS) instead of a key
-  CLAUDE_CODE_USE_BEDROCK=1  Claude through Amazon Bedrock (with AWS_REGION, and AWS_BEARER_TOKEN_BEDROCK,
-                       AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or AWS_PROFILE) instead of a key
+  CLAUDE_CODE_USE_VERTEX=1   Claude through Google Cloud's Vertex AI (with
+                       ANTHROPIC_VERTEX_PROJECT_ID, CLOUD_ML_REGION, GOOGLE_APPLICATION_CREDENTIALS)
+                       instead of a key
+  CLAUDE_CODE_USE_BEDROCK=1  Claude through Amazon Bedrock (with AWS_REGION, and
+                       AWS_BEARER_TOKEN_BEDROCK, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or
+                       AWS_PROFILE) instead of a key
   HARNESS_MODEL        default model
 `;
 
@@ -170,10 +176,11 @@ second signal stops at once.
 Options:
   -p, --port N       port to listen on (default: $PORT, else 7700; 0 = any free port)
   --host HOST        interface to bind (default: $HARNESS_HOST, else 127.0.0.1)
-  --data-dir DIR     where sessions and workspaces are kept (default: $HARNESS_DATA_DIR, else ./.harness;
-                     with --project, ~/.harness/projects/<name>-<hash>)
+  --data-dir DIR     where sessions and workspaces are kept (default: $HARNESS_DATA_DIR, else
+                     ./.harness; with --project, ~/.harness/projects/<name>-<hash>)
   --project DIR      every session works in DIR (your project) instead of a workspace of its own;
-                     deleting or forking a session leaves DIR's files alone. For one person's server.
+                     deleting or forking a session leaves DIR's files alone. For one person's
+                     server.
   -d, --debug [FILTER]
                      each runner writes a debug log (model requests, MCP servers and all their
                      stderr, hooks, permission decisions) beside its output, in the data directory's
@@ -184,7 +191,8 @@ Options:
 Environment:
   ANTHROPIC_API_KEY    the key runs use (without it the server starts, but runs fail)
   ANTHROPIC_AUTH_TOKEN a bearer token in its place
-  HARNESS_TOKEN        require this bearer token from every client (needed off loopback); it acts as any user
+  HARNESS_TOKEN        require this bearer token from every client (needed off loopback); it acts
+                       as any user
   HARNESS_TOKENS_FILE  a file of "<user> <token>" lines: each token acts as its user only; re-read
                        when it changes and on SIGHUP (which then does not stop the server)
   HARNESS_METRICS_TOKEN     a token that reads GET /metrics and nothing else, for a scraper

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { HarnessState } from "@harness/protocol";
-import { CHAT_HELP, createApprovalNumbering, parseChatLine } from "./line.ts";
+import { CHAT_HELP, CHAT_KEYS, createApprovalNumbering, parseChatLine } from "./line.ts";
 
 const idle: HarnessState = { status: "idle", messages: [] };
 const running: HarnessState = { status: "running", messages: [] };
@@ -158,4 +158,9 @@ test("Claude Code's commands the chat lacks are answered by it, unless the agent
   assert.deepEqual(parseChatLine("/doctor", { ...idle, available: { slashCommands: ["doctor"] } } as HarnessState), doctor);
   assert.deepEqual(parseChatLine("/vimrc please", idle), { kind: "send", command: { type: "submit", prompt: "/vimrc please" } });
   assert.deepEqual(parseChatLine("/toString", idle), { kind: "send", command: { type: "submit", prompt: "/toString" } });
+});
+
+test("the chat's /help shows the \\ that continues a line, and fits a terminal of 100 columns", () => {
+  assert.match(CHAT_HELP, /A line ending in \\ \(or Alt\+Enter/);
+  for (const line of [...CHAT_HELP.split("\n"), ...CHAT_KEYS.split("\n")]) assert.ok([...line].length <= 100, `${[...line].length} columns: ${line}`);
 });

@@ -34,7 +34,7 @@ is answered 1 (approve, edits accepted automatically), 2 (approve, each edit ask
 At a terminal, Up and Down recall the prompts typed, those of earlier chats in this directory too;
 Ctrl+R searches them (Enter sends the match, Tab or Esc puts it on the line, Ctrl+G leaves it).
 Tab completes a command after "/" and a path of the project after "@" (a Tab that adds nothing
-lists the choices). A line ending in \ (or Alt+Enter, or Ctrl+J) goes on to a new line of the
+lists the choices). A line ending in \\ (or Alt+Enter, or Ctrl+J) goes on to a new line of the
 prompt; Ctrl+G opens the prompt in $VISUAL or $EDITOR, and puts what it saves back on the line.
 Ctrl+O shows tool calls whole (verbose output) or, pressed again, as excerpts; Ctrl+T shows the
 todo list the agent keeps.
@@ -59,11 +59,11 @@ todo list the agent keeps.
                           prompt; the permission rules and the sandbox hold as for the Bash tool
   /vim                    vim mode of the prompt on or off, for this chat (Esc: normal mode)
   /quit                   leave (Ctrl-D too); a run under way goes on in the session
-Other lines starting with "/" go to the agent: its skills and slash commands, /compact [instructions]
-  (summarise the conversation so far) and /clear (start it afresh), and its reports
-  /context /cost /mcp /memory /agents /hooks /status /todos /export [file] /permissions /add-dir,
-  answered without the model (/commands lists them). Claude Code's commands the chat has no
-  counterpart of (/config, /terminal-setup…) say what to use here instead.
+Other lines starting with "/" go to the agent: its skills and slash commands,
+  /compact [instructions] (summarise the conversation so far) and /clear (start it afresh),
+  and its reports /context /cost /mcp /memory /agents /hooks /status /todos /export [file]
+  /permissions /add-dir, answered without the model (/commands lists them). Claude Code's
+  commands the chat has no counterpart of (/config, /terminal-setup…) say what to use here instead.
 `;
 
 /** The keys of a chat at a terminal, which "?" on an empty line lists (as Claude Code's does). */

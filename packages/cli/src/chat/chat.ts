@@ -538,9 +538,10 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     if ((runUnderWay(client.state) || starting) && !cancelling) return cancelRun();
     finish(130);
   };
-  const cancelRun = () => {
+  /** `byEscape`: Esc, which never leaves, asked for it; the note then says nothing of leaving. */
+  const cancelRun = (byEscape = false) => {
     cancelling = true;
-    view.note(`cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
+    view.note(byEscape ? "cancelling the run" : `cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
     send({ type: "cancel" });
     // At a terminal the chat goes on; a piped chat stops there, as `harness run` does.
     void client.waitFor((state) => !runUnderWay(state)).then(() => (interactive ? (cancelling = false) : finish(130)), () => undefined);
@@ -568,7 +569,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
         escape() {
           if (search?.tookLastKey() || vim?.tookLastKey()) return true;
           if (!runUnderWay(client.state) && !starting) return false;
-          if (!cancelling) cancelRun();
+          if (!cancelling) cancelRun(true);
           return true;
         },
         doubleEscape() {

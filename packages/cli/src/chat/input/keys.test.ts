@@ -26,6 +26,9 @@ test("Esc stops a reply while it streams, and the chat goes on", async (t) => {
   chat.type("\x1b");
   await chat.sees(/\(cancelled\)/);
   assert.doesNotMatch(chat.screen(), /LAST/);
+  // Esc does not leave, whatever is pressed after it: the note says nothing of leaving.
+  assert.match(chat.screen(), /cancelling the run/);
+  assert.doesNotMatch(chat.screen(), /again to leave/);
   chat.type("again\r");
   await chat.sees(/After/);
   await leaveChat(chat);

@@ -21,6 +21,7 @@ import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite/locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite/store.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { ignoredByGit } from "./data-dir-ignore.ts";
 import { CREDENTIAL_VARIABLES, serverCredentials } from "./runners/query-credentials.ts";
 import { createRunnerPool } from "./runners/pool.ts";
 import { runnerRecords } from "./runners/records.ts";
@@ -93,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : (error as Error).message;
     throw new Error(`cannot make the data directory ${config.dataDir}: ${why}`);
   }
+  ignoredByGit(config.dataDir);
   const lock = lockDataDir(config.dataDir, (error) => new Error(`cannot write in the data directory ${config.dataDir}: ${unwritableWhy(error)}`));
   const dbFile = join(config.dataDir, "harness.db");
   let db: SqliteDatabase;

@@ -66,6 +66,10 @@ export type ServerOptions = {
   /** Whether a query is sent in plan mode now, over the session's permission mode (a chat of its
    * own switched to plan mode, which the wire's configure has no name for): asked at each query. */
   planMode?: () => boolean;
+  /** The server runs in the user's own command (a local chat), with the environment of the shell
+   * that typed it: a run without an Anthropic key then says to export it there, as `harness run`
+   * does, rather than to set it where `harness serve` runs and restart the server. */
+  userShell?: boolean;
   /** Whether Open Harness webhooks may name loopback, private and link-local addresses, and loopback
    * over plain http (env HARNESS_WEBHOOKS_ALLOW_PRIVATE: 1 or 0, default 0). */
   webhooksAllowPrivate?: boolean;
@@ -97,6 +101,7 @@ export type ServerConfig = {
   runnerFactory: RunnerFactory | undefined;
   runOptions: RunnerRunOptions | undefined;
   planMode: (() => boolean) | undefined;
+  userShell: boolean;
   webhooksAllowPrivate: boolean;
   webhooksRetryBaseMs: number;
 };
@@ -240,6 +245,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     runnerFactory: options.runnerFactory,
     runOptions,
     planMode: options.planMode,
+    userShell: options.userShell === true,
   };
 }
 

@@ -146,6 +146,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
         credentials: credentials.forQuery,
         ...(config.runOptions && { runOptions: config.runOptions }),
         ...(config.planMode && { planMode: config.planMode }),
+        ...(config.userShell && { userShell: true }),
         idleMs: config.runnerIdleMs,
         stallMs: config.runnerStallMs,
         adopt: db.catalog.runnerOf(userId, sessionId),

@@ -221,3 +221,12 @@ test("a local chat's server log beside its sessions has a timestamped line each,
   assert.match(end, /no such tool\\x1b\[2J\\x1b\]0;owned\\x07 at all/);
   assert.doesNotMatch(lines.join("\n"), /[\u0000-\u0008\u000b-\u001f]/);
 });
+
+test("a local chat without a key says to export it, as harness run does: there is no server to restart", async () => {
+  const before = fake.requests.length;
+  const run = await harness(["chat", "--local", "hi"], { ...env(), ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "" }, { cwd: project, stdin: "" }).result;
+  assert.notEqual(run.code, 0);
+  assert.match(run.stderr, /ANTHROPIC_API_KEY is not set; export your Anthropic API key/);
+  assert.doesNotMatch(run.stderr, /harness serve|restart the server/);
+  assert.equal(fake.requests.length, before);
+});

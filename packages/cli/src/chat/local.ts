@@ -54,7 +54,7 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     keepSmall(logFile);
-    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, userTokens: new Map(), log, env: io.env, planMode: () => plan.on, ...(runOptions && { runOptions }) });
+    server = await startServer({ host: "127.0.0.1", port: 0, dataDir, projectDir: project, token, userTokens: new Map(), log, env: io.env, planMode: () => plan.on, userShell: true, ...(runOptions && { runOptions }) });
   } catch (error) {
     io.stderr.write(
       error instanceof DataDirTakenError

@@ -14,8 +14,9 @@ const CANCEL_WAIT_MS = 30_000;
 const ANSWER_TIMEOUT_MS = 30_000;
 
 /** `lastSeq`: the seq of the last event read. `onLateEnd`: hears the run's last event when the
- * caller aborted before it came. */
-type Run = { requestId?: string; lastSeq: number; onLateEnd?: (event: RunEndEvent) => void };
+ * caller aborted before it came. `userShell`: the runner's environment is the shell of the user
+ * who reads its errors (a local chat), whose words they keep. */
+type Run = { requestId?: string; lastSeq: number; onLateEnd?: (event: RunEndEvent) => void; userShell?: boolean };
 
 /** The reason a stream is closed once its run is over: one made up front, since an abort() without
  * a reason makes a DOMException (and its stack) every time. */
@@ -68,7 +69,7 @@ async function* relay(
         result = first;
       }
       if (result.done) return;
-      const event = serverWords(result.value);
+      const event = run.userShell ? result.value : serverWords(result.value);
       run.lastSeq = event.seq;
       if (event.type === "run.started" && !run.requestId) {
         run.requestId = event.requestId;
@@ -133,9 +134,9 @@ async function cancelInBackground(
 export function queryRun(
   client: RunnerClient,
   body: RunnerQuery,
-  opts: { signal: AbortSignal; onEnded?: () => void; onLateEnd?: (event: RunEndEvent) => void },
+  opts: { signal: AbortSignal; onEnded?: () => void; onLateEnd?: (event: RunEndEvent) => void; userShell?: boolean },
 ): AsyncGenerator<RunnerEvent> {
-  const run: Run = { lastSeq: 0, ...(opts.onLateEnd && { onLateEnd: opts.onLateEnd }) };
+  const run: Run = { lastSeq: 0, ...(opts.onLateEnd && { onLateEnd: opts.onLateEnd }), ...(opts.userShell && { userShell: true }) };
   return relay(client, run, (signal) => client.query(body, { signal, keepRunning: true }), opts.signal, opts.onEnded);
 }
 
@@ -146,9 +147,9 @@ export function attachRun(
   client: RunnerClient,
   requestId: string,
   afterSeq: number,
-  opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void },
+  opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void; userShell?: boolean },
 ): AsyncGenerator<RunnerEvent> {
-  const run: Run = { requestId, lastSeq: afterSeq, ...(opts.onLateEnd && { onLateEnd: opts.onLateEnd }) };
+  const run: Run = { requestId, lastSeq: afterSeq, ...(opts.onLateEnd && { onLateEnd: opts.onLateEnd }), ...(opts.userShell && { userShell: true }) };
   return relay(client, run, (signal) => client.events(requestId, { afterSeq, signal }), opts.signal);
 }
 

@@ -53,6 +53,8 @@ export type SupervisorOptions = {
   runOptions?: RunnerRunOptions;
   /** Whether a query goes in plan mode now, over the session's mode (see ServerOptions.planMode). */
   planMode?: () => boolean;
+  /** A run's failure is told in the words of the user's shell (see ServerOptions.userShell). */
+  userShell?: boolean;
   /** The workspace is closed and the process released after this long without activity. */
   idleMs: number;
   log: ServerLog;
@@ -452,7 +454,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
         if (opts.signal.aborted) throw err;
         throw new Error(`the runner failed to start: ${(err as Error).message}`);
       }
-      const send = (to: Live) => queryRun(to.client, withKey, { ...opts, onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
+      const send = (to: Live) => queryRun(to.client, withKey, { ...opts, ...(options.userShell && { userShell: true }), onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
       const events = takenOnce(runner, send, resending("query", opts.signal), (to) => (runner = to));
       return { serving: () => runner, events };
     });
@@ -581,7 +583,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       // Found hung, and being stopped: not to be asked again.
       const stalled = stallOf(runner.process);
       if (stalled) throw new Error(stalled);
-      return { serving: () => runner, events: attachRun(runner.client, requestId, afterSeq, opts) };
+      return { serving: () => runner, events: attachRun(runner.client, requestId, afterSeq, { ...opts, ...(options.userShell && { userShell: true }) }) };
     });
   }
 

@@ -368,10 +368,12 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   }
   // (onKeyInterrupt is defined below, before any key can be read.)
   if (terminal) lines.on("SIGINT", () => onKeyInterrupt());
-  const again = command.local ? "harness chat --local" : "harness chat";
   const where = command.local ? `in ${command.cwd}` : `at ${url}`;
   if (command.continue && latest === undefined) view.note(`(no session to continue: a new one)`);
-  const comeBack = ` (to come back: ${again} --session ${sessionId}, or ${again} --continue)`;
+  // A local chat is what `harness` alone opens: its short flags, as claude's, come back to it.
+  const comeBack = command.local
+    ? ` (to come back: harness --resume ${sessionId}, or harness -c)`
+    : ` (to come back: harness chat --session ${sessionId}, or harness chat --continue)`;
   if (forkedFrom) view.note(`session ${sessionId} of ${userId} ${where}: a copy of session ${forkedFrom}, which stays as it was${comeBack}`);
   else view.note(`session ${sessionId} of ${userId} ${where}${named ? "" : comeBack}`);
   if (forkWarning) view.note(`(${forkWarning})`);

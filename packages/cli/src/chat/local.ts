@@ -12,6 +12,7 @@ import { logWriter } from "@harness/server/log";
 import { DEBUG_ENV, debugSetting } from "@harness/runner/debug-setting";
 import { chatCommand, defaultUser, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./modes.ts";
+import { missingKeyNote } from "./key-note.ts";
 import { chatRunOptions } from "./run-flags.ts";
 import { projectDataDir, projectPath } from "../project-dir.ts";
 
@@ -34,6 +35,11 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
     return 1;
   }
   const project = projectPath(command.cwd ?? ".");
+  // Said at a terminal only: a piped chat's first run says it at once anyway.
+  if (io.stdin.isTTY) {
+    const note = await missingKeyNote(project, io, command.config?.model);
+    if (note) io.stderr.write(`harness: ${note}\n`);
+  }
   const dataDir = projectDataDir(project, io.env.HOME || undefined);
   const token = randomBytes(24).toString("hex");
   // The chat's plan mode, which its server reads at each query: the wire's configure has no name for it.

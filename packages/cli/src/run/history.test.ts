@@ -52,6 +52,11 @@ test("nothing to continue, an unknown id or a damaged file: exit 1 with a messag
   assert.equal(unknown.code, 1);
   assert.equal(unknown.stderr, `harness: --resume: no conversation "no-such-run" in ${dir} (none is kept there); harness run --resume without an id is not supported: -c goes on with the last one\n`);
 
+  // An id that can be nothing but one (a session_id's shape) was no prompt taken for an id.
+  const gone = await harness(["run", "--cwd", dir, "--resume", "5548a271-d5f7-4851-bbd7-515341de4e2c", "go on"], env).result;
+  assert.equal(gone.code, 1);
+  assert.equal(gone.stderr, `harness: --resume: no conversation "5548a271-d5f7-4851-bbd7-515341de4e2c" in ${dir} (none is kept there); -c goes on with the last one\n`);
+
   const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "ok" }] }));
   const made = await harness(["run", "--cwd", dir, "--output-format", "json", "hi"], { ...env, ANTHROPIC_BASE_URL: fake.url }).result;
   const id = (JSON.parse(made.stdout) as { session_id: string }).session_id;

@@ -61,8 +61,12 @@ export function loadRun(dir: string, id: string, cwd: string): LoadedRun {
 export function unknownRunMessage(dir: string, id: string, cwd: string): string {
   const kept = recentRuns(dir, cwd, 5);
   const ids = kept.length ? `; ids: ${kept.map((r) => `${r.id} (${JSON.stringify(r.firstPrompt)})`).join(", ")}` : "";
-  return `--resume: no conversation "${id}" in ${cwd}${kept.length ? "" : " (none is kept there)"}; harness run --resume without an id is not supported: -c goes on with the last one${ids}`;
+  const mistaken = SESSION_ID.test(id) ? "" : "harness run --resume without an id is not supported: ";
+  return `--resume: no conversation "${id}" in ${cwd}${kept.length ? "" : " (none is kept there)"}; ${mistaken}-c goes on with the last one${ids}`;
 }
+
+/** The shape of the ids runs are given (their session_id): one of these was meant as an id. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The `count` conversations of `cwd` written last, newest first, with their first prompts cut short. */
 function recentRuns(dir: string, cwd: string, count: number): { id: string; firstPrompt: string }[] {

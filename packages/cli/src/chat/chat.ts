@@ -218,7 +218,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   // A view shows one session: /resume starts a new one for the session it switches to.
   const held = inputLine && heldRows((lines) => inputLine.hold(lines));
   /** How the views show tool calls: `full` (--verbose) is turned on and off with Ctrl+O. */
-  const shown = { ...terminalOptions(io), full: command.verbose === true };
+  const shown = { ...terminalOptions(io), full: command.verbose === true, ...(command.local && command.cwd !== undefined && { cwd: command.cwd }) };
   const newView = () => createChatView(stdout, stderr, shown, numbering, held?.waiting);
   let view = newView();
   // Below the held lines, a row says the agent works while a run is running (chat/screen/working.ts).

@@ -230,3 +230,10 @@ test("a local chat without a key says to export it, as harness run does: there i
   assert.doesNotMatch(run.stderr, /harness serve|restart the server/);
   assert.equal(fake.requests.length, before);
 });
+
+test("a local chat names the project's files as Claude Code does, relative to the project", async () => {
+  fake.push(...toolThenText("Read", { file_path: join(project, "notes.txt") }, "Fridays."));
+  const run = await localChat(["when?"], "");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /● Read\(notes\.txt\)\n/);
+});

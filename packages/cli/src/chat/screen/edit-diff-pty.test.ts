@@ -27,10 +27,11 @@ test("an edit in a chat at a terminal shows its removed lines in red and its add
   chat.type("change b\r");
   await chat.shows(/Changed b\./);
   const rows = chat.rows();
-  const at = rows.findIndex((row) => row.startsWith("● Update("));
-  assert.ok(at !== -1 && rows[at].includes("app.ts"), rows.join("\n"));
+  // The project's files are named relative to it, as Claude Code names them.
+  const at = rows.findIndex((row) => row === "● Update(app.ts)");
+  assert.ok(at !== -1, rows.join("\n"));
   assert.deepEqual(rows.slice(at + 1, at + 8), [
-    `  ⎿  Updated ${file} with 2 additions and 1 removal`,
+    "  ⎿  Updated app.ts with 2 additions and 1 removal",
     "     1    export function f() {",
     "     2      const a = 1;",
     "     3 -    const b = 2;",

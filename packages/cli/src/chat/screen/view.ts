@@ -41,7 +41,9 @@ const CLEARED = "── context cleared: the model starts afresh; earlier messag
 export function createChatView(
   stdout: Sink,
   stderr: Sink & { columns?: number },
-  opts: Omit<RendererOptions, "cwd">,
+  /** `cwd`: the directory the session's runs work in, when it is this machine's (a local chat):
+   * the paths of tool calls under it are shown relative to it. */
+  opts: Omit<RendererOptions, "cwd"> & { cwd?: string },
   numbering = createApprovalNumbering(),
   waiting?: (lines: readonly string[]) => void,
 ): ChatView {
@@ -189,7 +191,7 @@ export function createChatView(
       if (!state && call.textOffset !== undefined) showText(message, mine, Math.min(call.textOffset, message.content.length));
       const ended = ENDED_CALL.has(call.status);
       // The header waits for the input, which names what the call does.
-      const label = callLabel(call.name, call.input, (name) => describeToolCall(name, call.input, undefined, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4))));
+      const label = callLabel(call.name, call.input, (name) => describeToolCall(name, call.input, opts.cwd, opts.full ? Infinity : Math.min(80, fit(call.name.length + 4))));
       const header = `${bold("●")} ${label}`;
       if (!state && (call.input || call.status !== "running")) {
         endReply();
@@ -215,7 +217,7 @@ export function createChatView(
         if (lastHeader !== call.id) line(header);
         lastHeader = undefined;
         if (goesOn && !output.trim()) continue;
-        const excerpt = callBody({ toolName: call.name, input: call.input, output, failed }, { width: fit(5), full: opts.full === true }, style, () =>
+        const excerpt = callBody({ toolName: call.name, input: call.input, output, failed }, { width: fit(5), full: opts.full === true, ...(opts.cwd !== undefined && { cwd: opts.cwd }) }, style, () =>
           excerptOutput(output, whole ? Infinity : style.maxLines, whole ? Infinity : failed ? Math.max(fit(5), ERROR_LINE_CHARS) : fit(5)).map((text, i) => (failed && i === 0 && !goesOn ? red(text) : dim(text))),
         );
         const mark = (i: number) => (i > 0 || goesOn ? " " : failed ? red("✗") : dim("⎿"));

@@ -27,3 +27,15 @@ export function callBody(
   if (todos) return formatTodos(todos, { width: o.width, maxItems: o.full ? Infinity : TODO_ITEMS, bold: style.bold, dim: style.dim, strike: style.strike });
   return excerpt();
 }
+
+/** The lines an edit waiting for approval would remove and add (no line numbers: the file is not
+ * read for them), for the user to see before answering; none for a call of another tool. */
+export function proposedChange(
+  call: { toolName: string; input?: Record<string, unknown> },
+  o: { width: number; full: boolean; cwd?: string },
+  style: CallStyle,
+): string[] {
+  const change = editChange(call.toolName, call.input, "", o.cwd);
+  if (!change) return [];
+  return formatChange(change, { width: o.width, maxRows: o.full ? Infinity : CHANGE_ROWS, red: style.red, green: style.green, dim: style.dim }).slice(1);
+}

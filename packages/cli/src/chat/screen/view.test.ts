@@ -311,3 +311,16 @@ test("a TodoWrite call shows at most 15 items and how many more; one whose input
   assert.match(err(), /^● TodoWrite\(\{"todos":"step one"\}\)\n {2}✗ {2}todos: Expected array$/m);
   assert.match(err(), /^● Update Todos\n {2}✗ {2}The list was refused$/m);
 });
+
+test("an edit waiting for approval shows the lines it would remove and add, as Claude Code asks with the change in view", () => {
+  const { view, err } = capture();
+  const call = { id: "t1", name: "Edit", status: "awaiting-approval" as const, input: { file_path: "src/a.ts", old_string: "let n = 1;", new_string: "let n = 2;" } };
+  const asking: HarnessState = {
+    status: "awaiting-approval",
+    messages: [user("u1", "bump n"), { id: "a1", role: "assistant", content: "", status: "running", toolCalls: [call] }],
+    pendingApprovals: [{ toolCallId: "t1", toolName: "Edit", description: "src/a.ts" }],
+  };
+  view.show(asking);
+  view.show(structuredClone(asking));
+  assert.equal(err(), ["› bump n", "● Update(src/a.ts)", "? Edit needs approval: src/a.ts — y to allow, n [reason] to deny", "    -  let n = 1;", "    +  let n = 2;", ""].join("\n"));
+});

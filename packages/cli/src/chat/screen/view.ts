@@ -5,7 +5,7 @@
 // as `harness run` does.
 import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "../line.ts";
-import { callBody, callLabel } from "../../display/call-display.ts";
+import { callBody, callLabel, proposedChange } from "../../display/call-display.ts";
 import { planChoices } from "../plan.ts";
 import { createThinkingShown } from "./thinking.ts";
 import { markdownFor } from "../../markdown/stream.ts";
@@ -315,6 +315,9 @@ export function createChatView(
         const answer = which ? `/approve${which} to allow, /deny${which} [reason] to deny (y / n answer the oldest first)` : "y to allow, n [reason] to deny";
         line(yellow(`? ${printable(approval.toolName)} needs approval: ${printable(approval.description)} — ${answer}`));
         if (approval.reason) line(dim(`  ${printable(approval.reason)}`));
+        const call = state.messages.flatMap((message) => message.toolCalls ?? []).find((c) => c.id === approval.toolCallId);
+        const change = call ? proposedChange({ toolName: call.name, ...(call.input && { input: call.input }) }, { width: fit(4), full: opts.full === true, ...(opts.cwd !== undefined && { cwd: opts.cwd }) }, style) : [];
+        if (change.length > 0) line(change.map((row) => `    ${row}`).join("\n"));
       }
       if (state.status !== lastStatus) {
         if (state.status === "idle" || state.status === "error") {

@@ -25,7 +25,7 @@ import { ignoredByGit } from "./data-dir-ignore.ts";
 import { CREDENTIAL_VARIABLES, serverCredentials } from "./runners/query-credentials.ts";
 import { createRunnerPool } from "./runners/pool.ts";
 import { runnerRecords } from "./runners/records.ts";
-import { sessionDirs } from "./sessions/dirs.ts";
+import { sessionDirs, workspacesDir } from "./sessions/dirs.ts";
 import { createSupervisedRunner } from "./runners/supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
@@ -64,6 +64,15 @@ function runnerEnv(env: Record<string, string | undefined>): Record<string, stri
   const out = { ...env };
   for (const name of WITHHELD_FROM_RUNNERS) delete out[name];
   return out;
+}
+
+/** Sessions with workspaces of their own (no project served) are projects of their own: git and the
+ * agent's searches upwards (the repository's root, memory files) stop at the workspaces' directory,
+ * so a server started inside a repository does not give its sessions that repository. */
+function workspaceCeiling(env: Record<string, string | undefined>, dataDir: string, projectDir: string | undefined): Record<string, string> {
+  if (projectDir !== undefined) return {};
+  const ceilings = [resolvePath(workspacesDir(dataDir)), ...(env.GIT_CEILING_DIRECTORIES ?? "").split(":").filter(Boolean)];
+  return { GIT_CEILING_DIRECTORIES: ceilings.join(":") };
 }
 
 /** Whether a request's Upgrade header names the WebSocket protocol (it may list several). */
@@ -118,7 +127,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   // temporary directories but their own, nor the credential files the server reads, nor the MCP
   // servers' OAuth tokens that its runners use (`harness mcp login` on this machine, as this user).
   const hidden = [resolvePath(config.dataDir), sandboxTmpRoot(), ...credentials.files.map((file) => resolvePath(file)), mcpOAuthFile(config.env.HOME || homedir(), config.env)];
-  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: hidden.join(delimiter) };
+  const env = { ...runnerEnv(config.env), [SANDBOX_HIDE_ENV]: hidden.join(delimiter), ...workspaceCeiling(config.env, config.dataDir, config.projectDir) };
   const currentRunnerVersion = runnerVersion(env);
   const dirs = sessionDirs({ dataDir: config.dataDir, sessionExists: (userId, sessionId) => db.catalog.exists(userId, sessionId), log });
   const projectDir = config.projectDir;

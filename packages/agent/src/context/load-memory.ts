@@ -4,6 +4,7 @@
 // the work and the model weighs them more.
 import path from "node:path";
 import { readConfigJson } from "../config/files.ts";
+import { ceilingDirectories, parentBelowCeilings } from "../files/ceilings.ts";
 import { isWithin, realPathOf } from "../files/real-paths.ts";
 import { memoryExcluder } from "./memory-excludes.ts";
 import { claim, type MemoryReader, withImports } from "./read-memory.ts";
@@ -115,14 +116,12 @@ export async function readInOrder(reader: MemoryReader, candidates: { file: stri
   return files;
 }
 
-/** `/a/b/c` → [`/a`, `/a/b`, `/a/b/c`]; the root only when it is `dir` itself. */
+/** `/a/b/c` → [`/a`, `/a/b`, `/a/b/c`]; the root only when it is `dir` itself; none above a
+ * ceiling directory (GIT_CEILING_DIRECTORIES: a server's workspaces are projects of their own). */
 function directoriesDownTo(dir: string): string[] {
+  const ceilings = ceilingDirectories();
   const dirs: string[] = [];
-  let current = dir;
-  while (path.dirname(current) !== current) {
-    dirs.unshift(current);
-    current = path.dirname(current);
-  }
+  for (let current: string | undefined = dir; current !== undefined && path.dirname(current) !== current; current = parentBelowCeilings(current, ceilings)) dirs.unshift(current);
   return dirs.length > 0 ? dirs : [dir];
 }
 

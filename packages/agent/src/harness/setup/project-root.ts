@@ -1,5 +1,6 @@
 import { configPathExists } from "../../config/files.ts";
 import path from "node:path";
+import { ceilingDirectories, parentBelowCeilings } from "../../files/ceilings.ts";
 
 export type ProjectRoot = {
   /** The nearest directory from cwd upwards that holds `.git`, else cwd. */
@@ -9,13 +10,14 @@ export type ProjectRoot = {
 };
 
 /** Looks for `.git` (a directory, or the file of a worktree or submodule) from `cwd` up to the
- * filesystem root. Plain stat calls: no git process is started. */
-export async function findProjectRoot(cwd: string): Promise<ProjectRoot> {
+ * filesystem root, or to a ceiling directory (ceilingDirectories). Plain stat calls: no git
+ * process is started. */
+export async function findProjectRoot(cwd: string, ceilings = ceilingDirectories()): Promise<ProjectRoot> {
   const start = path.resolve(cwd);
-  for (let dir = start; ; dir = path.dirname(dir)) {
+  for (let dir: string | undefined = start; dir !== undefined; dir = parentBelowCeilings(dir, ceilings)) {
     if (configPathExists(path.join(dir, ".git"))) return { root: dir, inGitRepo: true };
-    if (path.dirname(dir) === dir) return { root: start, inGitRepo: false };
   }
+  return { root: start, inGitRepo: false };
 }
 
 

@@ -10,6 +10,8 @@ export type ToolDefinition<S extends z.ZodType> = {
   readOnly?: boolean;
   /** See Tool.refusals. */
   refusals?: ToolRefusals;
+  /** See Tool.precheck. */
+  precheck?(args: z.infer<S>, ctx: ToolContext): Promise<string | undefined>;
 };
 
 /** JSON Schemas derived so far, by zod schema: tools made again for every run (Task, Skill) reuse
@@ -39,5 +41,6 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool {
     execute: (args, ctx) => def.execute(args as z.infer<S>, ctx),
     ...(def.readOnly === true && { readOnly: true }),
     ...(def.refusals && { refusals: def.refusals }),
+    ...(def.precheck && { precheck: (args: unknown, ctx: ToolContext) => def.precheck!(args as z.infer<S>, ctx) }),
   };
 }

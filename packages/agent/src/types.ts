@@ -109,6 +109,11 @@ export type Tool = {
   /** The longest output of this tool that enters the conversation, in characters, when it is not
    * MAX_TOOL_OUTPUT_CHARS (an MCP tool's: MAX_MCP_OUTPUT_TOKENS). */
   readonly maxOutputChars?: number;
+  /** Why the call would fail, found without changing anything (an edit of a file not read, or
+   * changed since): asked before its PreToolUse hooks and its permission, as Claude Code validates
+   * a call's input first, so that nobody approves a call that cannot succeed. `execute` checks
+   * again. Undefined: nothing stops it. */
+  precheck?(args: unknown, ctx: ToolContext): Promise<string | undefined>;
 };
 
 export type ToolRefusals = { unattended: string; denied(reason: string | undefined): string };

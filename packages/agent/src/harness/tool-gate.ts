@@ -45,16 +45,17 @@ export type ToolGateOptions = {
 };
 
 /** `notes` go with a refusal's tool_result (a PermissionDenied hook's leave to retry). */
-type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput; notes?: string[] };
+type Verdict = { run: true; args: unknown } | { run: false; output: ToolOutput; notes?: string[]; failed?: true };
+type Precheck = ((args: unknown) => Promise<string | undefined>) | undefined;
 
 export function createToolGate(gateOptions: ToolGateOptions): ToolGate {
   return {
-    async before(call, tool, args, signal, where) {
+    async before(call, tool, args, signal, where, precheck) {
       const o = at(gateOptions, where);
-      if (!o.hooks.has("PreToolUse")) return gate(o, call, tool, args as Record<string, unknown>, undefined, signal);
+      if (!o.hooks.has("PreToolUse")) return gate(o, call, tool, args as Record<string, unknown>, undefined, signal, precheck);
       const hook = await o.hooks.run("PreToolUse", { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, ...shellCwd(where) }, signal);
       if (!hook.continue) o.stop(hook.stopReason ?? "A PreToolUse hook stopped the run.");
-      const verdict = await gate(o, call, tool, args as Record<string, unknown>, hook, signal);
+      const verdict = await gate(o, call, tool, args as Record<string, unknown>, hook, signal, precheck);
       // The hooks' additional context reaches the model whether or not the call runs.
       if (hook.additionalContext.length === 0) return verdict;
       const notes = hook.additionalContext.map((context) => systemReminder(context));
@@ -118,7 +119,7 @@ function at(o: ToolGateOptions, where: string | undefined): ToolGateOptions {
 
 /** The call after its PreToolUse hooks (`hook`, when there are any): refused, run, or put to the
  * user. */
-async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Record<string, unknown>, hook: HookResult | undefined, signal: AbortSignal): Promise<Verdict> {
+async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Record<string, unknown>, hook: HookResult | undefined, signal: AbortSignal, precheck: Precheck): Promise<Verdict> {
   let input = args;
   if (hook?.permissionDecision === "deny") return refuse(hookDenial(hook.blockReason));
   if (hook?.updatedInput) {
@@ -130,7 +131,12 @@ async function gate(o: ToolGateOptions, call: ToolUseBlock, tool: Tool, args: Re
   // dontAsk's own refusal (of what would have asked) is the mode's: PermissionDenied hooks hear of it.
   if (decision.dontAsk) return deniedByMode(o, call, input, decision.reason, signal);
   if (decision.behavior === "deny") return refuse(decision.reason);
-  if (decision.behavior === "ask") return askUser(o, call, tool, input, decision, hook, signal);
+  if (decision.behavior === "ask") {
+    // Nobody is asked to approve a call that would fail anyway (an edit of a file not read).
+    const problem = await precheck?.(input);
+    if (problem !== undefined) return { run: false, output: { content: problem, isError: true }, failed: true };
+    return askUser(o, call, tool, input, decision, hook, signal);
+  }
   return { run: true, args: input };
 }
 

@@ -16,8 +16,17 @@ export const INTERRUPTED = "Interrupted by user";
  * reminders after it. */
 export type ToolGate = {
   /** The arguments to run the tool with, or the result to answer with instead of running it;
-   * `notes` (a PreToolUse hook's additional context) go with the tool_result either way. */
-  before(call: ToolUseBlock, tool: Tool, args: unknown, signal: AbortSignal, where?: string): Promise<({ run: true; args: unknown } | { run: false; output: ToolOutput }) & { notes?: string[] }>;
+   * `notes` (a PreToolUse hook's additional context) go with the tool_result either way. Before a
+   * call is put to the user, `precheck` (Tool.precheck) says whether it would fail anyway: then it
+   * fails (`failed`) without being asked, as Claude Code validates a call's input first. */
+  before(
+    call: ToolUseBlock,
+    tool: Tool,
+    args: unknown,
+    signal: AbortSignal,
+    where?: string,
+    precheck?: (args: unknown) => Promise<string | undefined>,
+  ): Promise<({ run: true; args: unknown } | { run: false; output: ToolOutput; failed?: true }) & { notes?: string[] }>;
   /** Text for the model to add to the tool_result of a call that ran (hook feedback, reminders),
    * and the output to give in place of the tool's when a hook replaced it. `where`, in both: the
    * directory the call's relative paths start from (ToolRunContext.workingDir). */
@@ -89,17 +98,29 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   let args = prepared.args;
   let early: string[] = [];
   const cwd = run.workingDir?.() ?? run.cwd;
+  const base: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress };
+  const ctx = run.bindContext ? run.bindContext(base) : base;
   if (run.gate) {
-    const verdict = await run.gate.before(call, prepared.tool, args, run.signal, cwd);
+    const tool = prepared.tool;
+    const verdict = await run.gate.before(call, tool, args, run.signal, cwd, (input) => precheck(tool, input, ctx));
     early = verdict.notes ?? [];
-    if (!verdict.run) return { output: verdict.output, notes: early, denied: true };
+    if (!verdict.run) return { output: verdict.output, notes: early, ...(!verdict.failed && { denied: true as const }) };
     args = verdict.args;
   }
   if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
-  const base: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress };
-  const output = await executeTool(prepared.tool, args, run.bindContext ? run.bindContext(base) : base);
+  const output = await executeTool(prepared.tool, args, ctx);
   const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal, cwd) : { notes: [] };
   return { output: after.output ?? output, notes: [...early, ...after.notes] };
+}
+
+/** Tool.precheck's answer; a precheck that throws stops nothing (the tool reports it as it runs). */
+async function precheck(tool: Tool, args: unknown, ctx: ToolContext): Promise<string | undefined> {
+  if (!tool.precheck) return undefined;
+  try {
+    return await tool.precheck(args, ctx);
+  } catch {
+    return undefined;
+  }
 }
 
 async function executeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutput> {

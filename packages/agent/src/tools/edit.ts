@@ -24,6 +24,7 @@ export const editTool = defineTool({
     new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
     replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false)"),
   }),
+  precheck: (edit, { cwd, state }) => refuseWrite(state, resolvePath(cwd, edit.file_path)),
   async execute(edit, { cwd, state }) {
     const target = resolvePath(cwd, edit.file_path);
     const shown = displayPath(cwd, target);

@@ -28,6 +28,7 @@ export const multiEditTool = defineTool({
     file_path: z.string().min(1).describe("The path of the file to modify, absolute or relative to the shell's current directory"),
     edits: z.array(editSchema).min(1).describe("The edits, applied in order"),
   }),
+  precheck: ({ file_path }, { cwd, state }) => refuseWrite(state, resolvePath(cwd, file_path)),
   async execute({ file_path, edits }, { cwd, state }) {
     const target = resolvePath(cwd, file_path);
     const shown = displayPath(cwd, target);

@@ -19,6 +19,7 @@ export const writeTool = defineTool({
     file_path: z.string().min(1).describe("The path of the file to write, absolute or relative to the shell's current directory"),
     content: z.string().describe("The full content to write to the file"),
   }),
+  precheck: ({ file_path }, { cwd, state }) => refuseWrite(state, resolvePath(cwd, file_path)),
   async execute({ file_path, content }, { cwd, state }) {
     const target = resolvePath(cwd, file_path);
     const shown = displayPath(cwd, target);

@@ -335,3 +335,25 @@ test("a command's ! command and @file under a tool-wide deny rule are refused by
   assert.deepEqual(events.flatMap((e) => (e.type === "tool.completed" ? [e.denied] : [])), [true, true]);
   assert.ok(!provider.requests[0].tools?.some((tool) => tool.name === "Bash" || tool.name === "Read"));
 });
+
+test("an edit that would fail anyway (its file not read) fails without asking anyone; once read, it is asked", async (t) => {
+  const project = await tempProject(t);
+  await project.write("notes.md", "old text\n");
+  const asked: ApprovalRequest[] = [];
+  const { provider, events } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_blind", name: "Edit", input: { file_path: "notes.md", old_string: "old", new_string: "new" } }] },
+      { toolCalls: [{ id: "toolu_read", name: "Read", input: { file_path: "notes.md" } }] },
+      { toolCalls: [{ id: "toolu_edit", name: "Edit", input: { file_path: "notes.md", old_string: "old", new_string: "new" } }] },
+      { text: "Edited." },
+    ],
+    { approve: async (request) => (asked.push(request), { behavior: "allow" }) },
+  );
+  const [blind] = firstResults(provider.requests);
+  assert.equal(blind.is_error, true);
+  assert.match(String(blind.content), /File has not been read yet/);
+  assert.deepEqual(asked.map((request) => request.toolUseId), ["toolu_edit"], "only the edit that can succeed is put to the user");
+  assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_blind" && e.isError && !e.denied), "a failure, not a refusal");
+  assert.equal(await project.read("notes.md"), "new text\n");
+});

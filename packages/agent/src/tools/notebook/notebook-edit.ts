@@ -25,6 +25,7 @@ export const notebookEditTool = defineTool({
     cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type; required for insert, defaults to the current type for replace"),
     edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
   }),
+  precheck: (args, { cwd, state }) => refuseWrite(state, resolvePath(cwd, args.notebook_path)),
   async execute(args, { cwd, state }) {
     const target = resolvePath(cwd, args.notebook_path);
     const shown = displayPath(cwd, target);

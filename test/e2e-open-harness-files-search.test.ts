@@ -91,6 +91,17 @@ test("a workspace is searched by glob and by its files' lines, from a folder, pa
     await refused({ glob: "**", max_results: 1001 }, 400, /max_results: must be at most 1000/);
     await refused({ glob: "**", regex: true }, 400, /regex/);
     await refused({ glob: "**", session_id: "nope" }, 404, /no session/);
+    // The body is read as every JSON body of the API is: JSON, UTF-8, at most 64 KiB.
+    const raw = (body: string | Uint8Array<ArrayBuffer>, type = "application/json") => api(`${V1}/files/search`, { method: "POST", body, headers: { "content-type": type } });
+    for (const [response, status, message] of [
+      [await raw("{not json"), 400, /body is not valid JSON/],
+      [await raw(new Uint8Array([0x7b, 0xff, 0x7d])), 400, /not valid UTF-8/],
+      [await raw(JSON.stringify({ session_id: session.id, glob: "**" }), "text/plain"), 415, /Content-Type/],
+      [await raw(JSON.stringify({ session_id: session.id, glob: "x".repeat(70_000) })), 413, /larger than 65536 bytes/],
+    ] as const) {
+      assert.equal(response.status, status);
+      assert.match((await response.json()).error.message, message);
+    }
     const bob = await apiAs(h.server.url, "bob")(`${V1}/files/search`, { method: "POST", body: JSON.stringify({ session_id: session.id, glob: "**" }) });
     assert.equal(bob.status, 404, "another user's session is not found");
   } finally {

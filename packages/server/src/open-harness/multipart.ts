@@ -1,26 +1,23 @@
 // Request bodies of the files operations that take more than JSON's 64 KB: read no further than a
 // limit (413 beyond it), and multipart/form-data parsed (by the platform's own parser) into fields.
 import type { Context } from "hono";
+import { readBody } from "../request-body.ts";
 import { ApiError } from "./errors.ts";
 
 const MiB = 1024 * 1024;
 
-/** The request's body as it came, at most `max` bytes (else 413 naming the limit); `taking` is told
+/** The form's body as it came, at most `max` bytes (else 413 naming the limit); `taking` is told
  * the bytes read so far as each part comes. */
-export async function bodyBytes(c: Context, max: number, operation: string, taking?: (size: number) => void): Promise<Buffer<ArrayBuffer>> {
-  const tooLarge = () => new ApiError(413, "payload_too_large", `body: larger than ${sizeOf(max)}, the most ${operation} takes`, operation);
-  if (Number(c.req.header("content-length")) > max) throw tooLarge();
-  const encoding = c.req.header("content-encoding");
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") throw new ApiError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not supported: send the body as it is`, operation);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of c.req.raw.body ?? []) {
-    size += chunk.byteLength;
-    if (size > max) throw tooLarge();
-    taking?.(size);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+function formBytes(c: Context, max: number, operation: string, taking: (size: number) => void): Promise<Buffer<ArrayBuffer>> {
+  return readBody(
+    c,
+    max,
+    {
+      tooLarge: () => new ApiError(413, "payload_too_large", `body: larger than ${sizeOf(max)}, the most ${operation} takes`, operation),
+      encoded: (encoding) => new ApiError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not supported: send the body as it is`, operation),
+    },
+    taking,
+  );
 }
 
 export const sizeOf = (bytes: number) => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / 1024} KiB`);
@@ -64,7 +61,7 @@ export async function formOf(c: Context, max: number, maxParts: number, operatio
   try {
     const declared = Number(c.req.header("content-length"));
     if (declared <= max) take(declared);
-    const form = await parsed(await bodyBytes(c, max, operation, take), type, boundary[1] ?? boundary[2], maxParts, operation, known);
+    const form = await parsed(await formBytes(c, max, operation, take), type, boundary[1] ?? boundary[2], maxParts, operation, known);
     return { ...form, release };
   } catch (error) {
     release();

@@ -6,10 +6,10 @@ import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { z } from "zod";
 import { IdSchema } from "../ids.ts";
-import { check } from "../sessions/api.ts";
+import { bodyOf, check } from "../sessions/api.ts";
 import { H, handle, harnessOf, type OpenHarness } from "./common.ts";
 import { ApiError } from "./errors.ts";
-import { bodyBytes, type Form, formOf, sizeOf } from "./multipart.ts";
+import { type Form, formOf, sizeOf } from "./multipart.ts";
 import { ownSession, stillOwned } from "./session-of.ts";
 import { downloadEntries, DOWNLOAD_MAX_ENTRIES, uploadBatch } from "./workspace-batch.ts";
 import { WRITE_MAX_BYTES, writeFileAt } from "./workspace-files.ts";
@@ -50,17 +50,6 @@ async function workspaceOf(oh: OpenHarness, c: Context, sessionId: string): Prom
   return oh.workDirOf(await ownSession(oh, c, sessionId), sessionId);
 }
 
-/** The JSON body of up to `max` bytes. */
-async function jsonOf(c: Context, max: number, operation: string): Promise<unknown> {
-  const text = Buffer.from(await bodyBytes(c, max, operation)).toString("utf8");
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "invalid_request", "body: not valid JSON", operation);
-  }
-}
-
 /** The session a form names: its session_id field, or the query's (not two different ones). */
 function sessionOfForm(c: Context, form: Form): string {
   const inForm = form.fields.get("session_id");
@@ -81,7 +70,7 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
     `${H}/files/search`,
     handle(async (c) => {
       harnessOf(c);
-      const body = check(SearchBody, await jsonOf(c, 64 * 1024, "files.search"));
+      const body = check(SearchBody, await bodyOf(c));
       const root = await workspaceOf(oh, c, body.session_id);
       const found = await searchFiles(root, { glob: body.glob, grep: body.grep, path: body.path ?? "", maxResults: body.max_results ?? 100, includeIgnored: body.include_ignored ?? false });
       return c.json({ ...found, ...(found.reason === "max_results" && { limit: body.max_results ?? 100 }) });
@@ -136,7 +125,7 @@ export function mountFileBatchRoutes(oh: OpenHarness): void {
     `${H}/files/download-batch`,
     handle(async (c) => {
       harnessOf(c);
-      const body = check(DownloadBody, await jsonOf(c, PATHS_BODY_MAX, "files.downloadBatch"));
+      const body = check(DownloadBody, await bodyOf(c, PATHS_BODY_MAX));
       const entries = await downloadEntries(await workspaceOf(oh, c, body.session_id), body.paths);
       const archive = Readable.toWeb(Readable.from(zipOf(entries))) as ReadableStream;
       return new Response(archive, { status: 200, headers: { "content-type": "application/zip", "content-disposition": 'attachment; filename="files.zip"' } });

@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { IdSchema } from "../ids.ts";
 import { bodyOf, check } from "../sessions/api.ts";
+import { readBody } from "../request-body.ts";
 import { ApiError } from "./errors.ts";
 import { fileAnswer } from "./file-answer.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
@@ -35,19 +36,11 @@ function pathOf(c: Context): string {
 }
 
 /** The request's body, at most WRITE_MAX_BYTES, as it came (the bytes of the file). */
-async function contentOf(c: Context): Promise<Uint8Array> {
-  const tooLarge = () => new ApiError(413, "payload_too_large", `body: a file written over this API is at most ${WRITE_MAX_BYTES / MiB} MiB`, "files.write");
-  if (Number(c.req.header("content-length")) > WRITE_MAX_BYTES) throw tooLarge();
-  const encoding = c.req.header("content-encoding");
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") throw new ApiError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not supported: send the file as it is`, "files.write");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of c.req.raw.body ?? []) {
-    size += chunk.byteLength;
-    if (size > WRITE_MAX_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+function contentOf(c: Context): Promise<Uint8Array> {
+  return readBody(c, WRITE_MAX_BYTES, {
+    tooLarge: () => new ApiError(413, "payload_too_large", `body: a file written over this API is at most ${WRITE_MAX_BYTES / MiB} MiB`, "files.write"),
+    encoded: (encoding) => new ApiError(415, "unsupported_media_type", `Content-Encoding ${encoding} is not supported: send the file as it is`, "files.write"),
+  });
 }
 
 /** The file's bytes as the answer, typed; as an attachment when `download` names it. */

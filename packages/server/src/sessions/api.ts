@@ -23,6 +23,7 @@ import { describeZodError, emptyState, type ForkResult, type SessionFiles, type 
 import { contentTypeProblem } from "@harness/runner/body";
 import { copyConversation } from "@harness/session";
 import { notTheirs, tokenUsers } from "../auth/auth.ts";
+import { readBody } from "../request-body.ts";
 import { restoreForkFiles } from "./fork-files.ts";
 import { RelativePathSchema, sessionFiles } from "./files.ts";
 import { IdSchema, repeatedParameter, sessionKey } from "../ids.ts";
@@ -83,25 +84,15 @@ export function check<T>(schema: z.ZodType<T>, value: unknown, where = "body"): 
   throw new BadRequest(describeZodError(parsed.error, where));
 }
 
-/** The body as JSON ({} when empty), read no further than MAX_BODY_BYTES. */
-export async function bodyOf(c: Context): Promise<unknown> {
-  const tooLarge = () => new BadRequest(`body is larger than ${MAX_BODY_BYTES} bytes`, 413);
-  if (Number(c.req.header("content-length")) > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const encoding = c.req.header("content-encoding");
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") throw new BadRequest(`Content-Encoding ${encoding} is not supported: send the body as it is`, 415);
-  const body = c.req.raw.body;
-  if (body) {
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) throw tooLarge();
-      chunks.push(chunk);
-    }
-  }
+/** The body as JSON ({} when empty), read no further than `max` bytes (MAX_BODY_BYTES unless given). */
+export async function bodyOf(c: Context, max = MAX_BODY_BYTES): Promise<unknown> {
+  const bytes = await readBody(c, max, {
+    tooLarge: () => new BadRequest(`body is larger than ${max} bytes`, 413),
+    encoded: (encoding) => new BadRequest(`Content-Encoding ${encoding} is not supported: send the body as it is`, 415),
+  });
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new BadRequest("body is not valid UTF-8");
   }

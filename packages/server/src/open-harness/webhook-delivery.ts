@@ -19,7 +19,7 @@ import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import { isPrivateAddress } from "./webhook-url.ts";
 import type { OutboxRow, WebhookOutbox } from "../sqlite/webhook-outbox.ts";
-import type { WebhookStore } from "../sqlite/webhooks.ts";
+import type { WebhookRow, WebhookStore } from "../sqlite/webhooks.ts";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const RETRIES = 3;
@@ -56,6 +56,9 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 
 type Outcome = { ok: boolean; retry: boolean; what: string };
 
+/** Why a delivery to `hook` is not to be made (any more), or undefined when it is. */
+const hookProblem = (hook: WebhookRow | undefined): string | undefined => (!hook ? "its webhook was deleted" : !hook.enabled ? "its webhook is disabled" : undefined);
+
 export type DelivererOptions = { allowPrivate: boolean; retryBaseMs: number; log: (line: string) => void; outbox?: WebhookOutbox; webhooks?: WebhookStore };
 
 export function createDeliverer(options: DelivererOptions) {
@@ -88,9 +91,8 @@ export function createDeliverer(options: DelivererOptions) {
     } catch {
       return delivery; // The store does not answer now: the delivery goes as it was made.
     }
-    if (!hook) return "its webhook was deleted";
-    if (!hook.enabled) return "its webhook is disabled";
-    return { ...delivery, url: hook.url, secret: hook.secret };
+    if (hook?.enabled) return { ...delivery, url: hook.url, secret: hook.secret };
+    return hookProblem(hook)!;
   }
 
   function end(delivery: Delivery): void {
@@ -219,7 +221,7 @@ export function resumeDeliveries(outbox: WebhookOutbox, webhooks: WebhookStore, 
   for (const row of rows) {
     const hook = webhooks.get(row.userId, row.webhookId);
     const age = Date.now() - Date.parse(row.timestamp);
-    const why = !hook ? "its webhook was deleted" : !hook.enabled ? "its webhook is disabled" : !(age <= MAX_OUTBOX_AGE_MS) ? "it is over a day old" : row.attempt > RETRIES ? "its attempts are used up" : undefined;
+    const why = hookProblem(hook) ?? (!(age <= MAX_OUTBOX_AGE_MS) ? "it is over a day old" : row.attempt > RETRIES ? "its attempts are used up" : undefined);
     if (why !== undefined || hook === undefined) {
       dropped.push(`${row.event} delivery ${row.id} (${why})`);
       try {

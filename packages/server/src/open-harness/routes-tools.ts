@@ -36,7 +36,7 @@ export type ToolShape = {
  * their deny rules leave it (no MCP tools: their servers would have to start). Descriptions are shown with secrets hidden as *** (Task's quotes the agents' files). */
 async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: string): Promise<Map<string, ToolShape>> {
   // Imported when asked: the agent's whole tool set is more than a server needs to start.
-  const { defaultTools, mainAgentTools, offered, permissionContext, schemaOf } = await import("@harness/agent");
+  const { defaultTools, mainAgentOf, mainAgentTools, offered, permissionContext, schemaOf } = await import("@harness/agent");
   const plugins = await pluginsOf(place, loaded);
   const where = { home: place.home, projectRoot: place.projectRoot, plugins };
   const [agents, skills] = await Promise.all([loadAgentDefinitions(where), discoverSkills(where)]);
@@ -53,8 +53,9 @@ async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: st
     },
     {},
   );
-  const named = typeof settings.agent === "string" ? settings.agent.trim() : "";
-  const mainAgent = agents.agents.find((agent) => agent.name === named);
+  // An agent the settings name that is not there: the run says so and ends; listed here, the tools without one.
+  const main = mainAgentOf({}, { settings, agents: agents.agents });
+  const mainAgent = main.ok ? main.agent : undefined;
   const { tools } = offered(mainAgentTools(all, mainAgent, agents.agents), permissionContext(loaded, { cwd: place.cwd, home: place.home }));
   return new Map(
     tools.map((tool) => {

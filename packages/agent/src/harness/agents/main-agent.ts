@@ -10,7 +10,7 @@ import type { RunSetup } from "../setup/setup.ts";
 export type MainAgent = { ok: true; agent?: AgentDefinition } | { ok: false; error: string };
 
 /** The agent the run's options name, else the settings' `agent`; none when neither names one. */
-export function mainAgentOf(options: RunAgentOptions, setup: RunSetup): MainAgent {
+export function mainAgentOf(options: Pick<RunAgentOptions, "mainAgent">, setup: Pick<RunSetup, "settings" | "agents">): MainAgent {
   const fromSettings = typeof setup.settings.agent === "string" ? setup.settings.agent.trim() : "";
   const name = options.mainAgent?.trim() || fromSettings;
   if (!name) return { ok: true };

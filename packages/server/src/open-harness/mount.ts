@@ -10,6 +10,7 @@ import { createExecutions } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";
 import { unimplementedCapability } from "./not-implemented.ts";
 import { mountAgentRoutes } from "./routes-agents.ts";
+import { mountAgentWriteRoutes } from "./routes-agents-write.ts";
 import { mountMemoryRoutes } from "./routes-memory.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
@@ -88,6 +89,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountHookRoutes(oh);
   mountMemoryRoutes(oh);
   mountAgentRoutes(oh);
+  mountAgentWriteRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);
   mountToolRoutes(oh);
   mountEventRoutes(oh, feed);

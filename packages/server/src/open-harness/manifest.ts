@@ -9,19 +9,27 @@ const notHere = (what: string): DomainCapability => ({ supported: false, operati
 export const CAPABILITIES = {
   agents: {
     supported: true,
-    operations: ["agents.list", "agents.get"],
+    operations: ["agents.list", "agents.get", "agents.create", "agents.update", "agents.delete", "agents.clone", "agents.export", "agents.import"],
     limitations: [
-      "read only, per session (session_id in the query): the sub-agents its runs would have, the built-in ones, the enabled plugins' (named plugin:agent) and the .md files of .claude/agents in the user's home and the workspace (a later one replacing one of the same name); they are written in those files, not over this API (create, update, delete, clone, export and import answer 501)",
+      "per session (session_id in the query): the sub-agents its runs would have, the built-in ones, the enabled plugins' (named plugin:agent) and the .md files of .claude/agents in the user's home and the workspace (a later one replacing one of the same name); its next run reads the changes",
       "an agent's id is its name; scope says where it comes from (built-in, plugin, user, project); version is empty; the dates are its file's last change (the server's start for a built-in one)",
-      "config holds the model and the system prompt its file gives (no temperature or max_tokens); skills and mcp_servers are those its frontmatter names, each required; the system prompt is shown with secrets hidden as ***, as the logs hide them",
+      "config holds the model and the system prompt its file gives (no temperature or max_tokens: given, 501); skills and mcp_servers are names its frontmatter lists, each required; the system prompt is shown with secrets hidden as ***, as the logs hide them",
+      "create, update, delete, clone and import write only the workspace's own agents, the file .claude/agents/<name>.md, as Claude Code's /agents does (written beside and renamed into place; a .claude leading out of the workspace is refused 400); built-in, plugin and user agents (~/.claude/agents) are not changed (403 naming the scope): clone one to have one of the workspace's",
+      "create takes JSON (name, description, config.system_prompt, config.model, tools, skills, mcp_servers) or the spec's form (metadata with name and description, and one .md file: the agent's whole file or its system prompt); a name is one word of letters, digits, -, _ and . of at most 64 characters; a name any agent has already is refused 409; what would not load as the runs load it is refused 400 naming why",
+      "update changes the frontmatter keys it is given and the body (system_prompt), keeping the file's other keys and comments; a new name renames the file too",
+      "export answers a ZIP holding AGENTS.md, the agent's file (one from outside the workspace is written out from what the runs read, secrets hidden as ***); import takes such a ZIP as bundle (one .md file at its root) and rename_to; include_memory is taken and has no effect: memory is the session's CLAUDE.md files, shared by every agent",
     ],
   },
   skills: {
     supported: true,
-    operations: ["skills.list", "skills.get"],
+    operations: ["skills.list", "skills.get", "skills.register", "skills.update", "skills.uninstall", "skills.download", "skills.validate"],
     limitations: [
-      "read only, per session (session_id in the query): the skills its last run had, or before its first run those it would find; they are installed in .claude/skills of the workspace or of the user's home, not over this API",
+      "per session (session_id in the query): the skills its last run had, or before its first run those it would find, in .claude/skills of the workspace or of the user's home, and the enabled plugins'; its next run reads the changes",
       "description and dates come from the skill's SKILL.md; version and vendor are empty; category is user for the user's and the workspace's skills (scope says which), plugin for a plugin's, builtin for one whose file the server does not find",
+      "register takes the spec's form: files (SKILL.md and the files it brings, each part's filename its path; all in one folder named after the skill, or SKILL.md at the root, named by its frontmatter's name), at most 200 files and 10 MiB; it writes the folder .claude/skills/<name> of the workspace whole (a hidden folder renamed into place; a .claude leading out of the workspace is refused 400); a name any skill has already is refused 409; metadata's category can only be user, its display_title is not kept",
+      "validate answers what the runs' own loader makes of a bundle: errors (it would not load: no SKILL.md, no description, bad frontmatter, a name unlike its folder's) and warnings (what the loader ignores in it), each with its file and a code",
+      "update changes SKILL.md's description (its other keys and body kept); uninstall removes the skill's folder; download answers a ZIP of it (its folder at the root); only the workspace's skills (scope project) are changed or downloaded: the user's (~/.claude/skills) and plugins' are refused 403 naming the scope",
+      "skills have no versions: listVersions, rollback and upgrade answer 501, and so does download's version; discover answers 501 (the list is what the runs find)",
     ],
   },
   mcp: {

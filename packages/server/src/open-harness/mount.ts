@@ -17,6 +17,7 @@ import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
 import { mountMcpRoutes } from "./routes-mcp.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
+import { mountSkillWriteRoutes } from "./routes-skills-write.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
@@ -85,6 +86,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountFileRoutes(oh);
   mountPlanRoutes(oh);
   mountMcpRoutes(oh);
+  mountSkillWriteRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);
   mountMemoryRoutes(oh);

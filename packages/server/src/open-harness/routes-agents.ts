@@ -1,8 +1,8 @@
-// Agents over the Open Harness API, read only: the sub-agents a session's runs would have (the
+// Agents over the Open Harness API, read: the sub-agents a session's runs would have (the
 // built-in ones, the enabled plugins' as `plugin:agent`, then the .md files of the user's and the
 // workspace's .claude/agents, a later one replacing an earlier one of the same name), found as the
-// runs find them (@harness/agent's discoverPlugins and loadAgentDefinitions). Creating, changing and removing agents is
-// done in those files (501). The system prompt is shown through the logs' secret-hiding rule.
+// runs find them (@harness/agent's discoverPlugins and loadAgentDefinitions). Creating, changing and removing the
+// workspace's agents is in routes-agents-write.ts. The system prompt is shown through the logs' secret-hiding rule.
 import { stat } from "node:fs/promises";
 import type { Context } from "hono";
 import { loadAgentDefinitions } from "@harness/agent/load-agents";

@@ -1,0 +1,34 @@
+// Putting a skill's folder in a session's workspace whole: its files are written into a hidden
+// folder beside where it goes (the runs' loader passes by names starting with "."), then that folder
+// is renamed into place in .claude/skills as it is open (inDirectory): a run never finds half a
+// skill, and nothing is written through a link that leads out of the workspace.
+import { randomBytes } from "node:crypto";
+import { lstat, rename } from "node:fs/promises";
+import { ApiError } from "./errors.ts";
+import type { BundleFile } from "./skill-files.ts";
+import { inDirectory } from "./workspace-at.ts";
+import { deleteAt, type SessionCheck, writeFileAt } from "./workspace-files.ts";
+import { checkOpened, confined, refusalOf } from "./workspace-paths.ts";
+
+/** Where the runs read the workspace's own skills. */
+export const SKILLS_DIR = ".claude/skills";
+
+/** Writes `files` as the folder .claude/skills/<name>; 409 skill_exists when something is there. */
+export async function installSkill(root: string, name: string, files: BundleFile[], stillThere: SessionCheck): Promise<void> {
+  const temp = `.harness-new-${randomBytes(6).toString("hex")}`;
+  const taken = () => new ApiError(409, "skill_exists", `${SKILLS_DIR}/${name} is there already (a folder the runs skip, or another's): uninstall it or choose another name`, "skills.register");
+  try {
+    for (const file of files) await writeFileAt(root, `${SKILLS_DIR}/${temp}/${file.path}`, file.data, false, stillThere);
+    const real = await confined(root, SKILLS_DIR);
+    await inDirectory(real, (fd) => checkOpened(fd, root, SKILLS_DIR), async (at) => {
+      if (await lstat(at(name)).then(() => true, () => false)) throw taken();
+      // A folder made there meanwhile, not empty, is not replaced.
+      await rename(at(temp), at(name)).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === "ENOTEMPTY" || error.code === "EEXIST" ? taken() : refusalOf(error, `${SKILLS_DIR}/${name}`);
+      });
+    });
+  } catch (error) {
+    await deleteAt(root, `${SKILLS_DIR}/${temp}`, true).catch(() => {});
+    throw error;
+  }
+}

@@ -98,6 +98,13 @@ test("bad bodies, other scopes' agents and a .claude leading out of the workspac
     await symlink(outside, join(workspace, ".claude"));
     await refused("/agents", json("POST", { ...base, name: "ok" }), 400, /symbolic link that leads outside the session's workspace/);
     assert.deepEqual(await readdir(outside), []);
+
+    // A workspace that is the runs' home has the user's .claude, which stays read only.
+    await rm(workspace, { recursive: true });
+    await symlink(home, workspace);
+    await refused("/agents", json("POST", { ...base, name: "ok" }), 403, /server's home directory: its \.claude is the user's/);
+    await refused(`/agents/mine`, { method: "DELETE" }, 403, /\.claude is the user's|scope/);
+    assert.deepEqual(await readdir(join(home, ".claude", "agents")), ["mine.md"]);
   } finally {
     await rm(outside, { recursive: true, force: true });
     await h.close();

@@ -2,10 +2,11 @@
 // scope), each written whole beside its place and renamed there (writeFileAt), confined to the
 // workspace. The agents of other scopes (built-in, a plugin's, the user's ~/.claude/agents) are
 // read here, never written.
-import { isAbsolute, posix, relative as pathFrom, sep } from "node:path";
+import { isAbsolute, join, posix, relative as pathFrom, sep } from "node:path";
 import type { Context } from "hono";
 import type { AgentDefinition } from "@harness/agent";
 import { loadAgentDefinitions } from "@harness/agent/load-agents";
+import { realPathOf } from "@harness/agent/real-paths";
 import { agentAsLoaded, agentFileText } from "./agent-files.ts";
 import { ApiError } from "./errors.ts";
 import type { OpenHarness } from "./common.ts";
@@ -85,9 +86,18 @@ export async function agentText(at: AgentPlace, agent: AgentDefinition): Promise
   });
 }
 
+/** 403 when the workspace's .claude is the user's own (a workspace that is the runs' home): the
+ * user's ~/.claude is read only over this API. */
+export function refuseHome(root: string, home: string, operation: string): void {
+  if (realPathOf(join(root, ".claude")) === realPathOf(join(home, ".claude"))) {
+    throw new ApiError(403, "forbidden", "the session's workspace is the server's home directory: its .claude is the user's (~/.claude), which this API does not write", operation);
+  }
+}
+
 /** Writes `text` (checked to load as the agent `name`) as the new file `.claude/agents/<name>.md`,
  * or at `relative` (replacing what is there with `replace`). 409 when the file is there already. */
 export async function writeAgentFile(oh: OpenHarness, c: Context, at: AgentPlace, name: string, text: string, operation: string, relative = `${AGENTS_DIR}/${name}.md`, replace = false): Promise<void> {
+  refuseHome(at.root, at.settings.place.home, operation);
   const loaded = await agentAsLoaded(text, posix.basename(relative));
   if (loaded.name !== name) throw new ApiError(400, "invalid_request", `name: the file names the agent "${loaded.name}", not "${name}"`, operation);
   await writeFileAt(at.root, relative, Buffer.from(text), replace, stillOwned(oh, c, at.sessionId)).catch((error) => {
@@ -98,5 +108,6 @@ export async function writeAgentFile(oh: OpenHarness, c: Context, at: AgentPlace
 
 /** Removes the agent's file (only it). */
 export async function deleteAgentFile(at: AgentPlace, relative: string): Promise<void> {
+  refuseHome(at.root, at.settings.place.home, "agents.delete");
   await deleteAt(at.root, relative, false);
 }

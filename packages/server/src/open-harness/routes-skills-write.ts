@@ -10,6 +10,7 @@ import type { Skill } from "@harness/agent";
 import { discoverSkills } from "@harness/agent/discover-skills";
 import { bodyOf, check } from "../sessions/api.ts";
 import { changedAgentText } from "./agent-files.ts";
+import { refuseHome } from "./agent-writes.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
 import { ApiError } from "./errors.ts";
 import { formOf } from "./multipart.ts";
@@ -34,6 +35,8 @@ async function skillPlace(oh: OpenHarness, c: Context): Promise<SkillPlace> {
   harnessOf(c);
   const { session_id } = queryOf(c, SessionQuery);
   const root = oh.workDirOf(await ownSession(oh, c, session_id), session_id);
+  // Every route here but the download writes.
+  if (c.req.method !== "GET") refuseHome(root, oh.home, `skills.${{ POST: "register", PATCH: "update", DELETE: "uninstall" }[c.req.method] ?? "register"}`);
   const { skills } = await discoverSkills({ home: oh.home, projectRoot: root });
   return { root, sessionId: session_id, skills };
 }

@@ -60,8 +60,12 @@ export async function validateBundle(bundle: Bundle): Promise<Validation> {
     const dir = bundle.folder ?? `bundle-${randomBytes(6).toString("hex")}`;
     const base = join(scratch, "project", ".claude", "skills", dir);
     for (const file of bundle.files) {
-      await mkdir(dirname(join(base, file.path)), { recursive: true });
-      await writeFile(join(base, file.path), file.data);
+      await mkdir(dirname(join(base, file.path)), { recursive: true })
+        .then(() => writeFile(join(base, file.path), file.data))
+        .catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "EEXIST" && error.code !== "ENOTDIR" && error.code !== "EISDIR") throw error;
+          throw new ApiError(400, "invalid_request", `files: "${file.path}" is a file and a folder of the bundle at once`);
+        });
     }
     const { skills, diagnostics } = await discoverSkills({ home: join(scratch, "home"), projectRoot: join(scratch, "project") });
     const skill = skills[0];

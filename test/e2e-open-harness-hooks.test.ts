@@ -1,4 +1,4 @@
-// The Open Harness hooks domain, read only: the hooks a session's runs would have, read from the
+// The Open Harness hooks domain, listed: the hooks a session's runs would have, read from the
 // settings files as the runs read them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -39,11 +39,8 @@ test("a session's hooks are listed from the user's and the workspace's settings,
     const missing = await api(`${V1}/hooks/nope${q}`);
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).error.code, "hook_not_found");
-    const register = await api(`${V1}/hooks`, { method: "POST", body: "{}" });
-    assert.equal(register.status, 501);
-    assert.equal((await register.json()).error.operation, "hooks.register");
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual(caps.hooks.operations, ["hooks.list", "hooks.get", "hooks.listEvents", "hooks.streamEvents", "webhooks.register", "webhooks.list", "webhooks.delete"]);
+    assert.deepEqual(caps.hooks.operations, ["hooks.list", "hooks.get", "hooks.register", "hooks.update", "hooks.unregister", "hooks.listEvents", "hooks.streamEvents", "webhooks.register", "webhooks.list", "webhooks.delete"]);
   } finally {
     await h.close();
   }

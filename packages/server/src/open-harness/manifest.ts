@@ -100,9 +100,11 @@ export const CAPABILITIES = {
   },
   hooks: {
     supported: true,
-    operations: ["hooks.list", "hooks.get", "hooks.listEvents", "hooks.streamEvents", "webhooks.register", "webhooks.list", "webhooks.delete"],
+    operations: ["hooks.list", "hooks.get", "hooks.register", "hooks.update", "hooks.unregister", "hooks.listEvents", "hooks.streamEvents", "webhooks.register", "webhooks.list", "webhooks.delete"],
     limitations: [
-      "read only, per session (session_id in the query): the hooks of the settings files a run in its workspace reads (managed, user, project, local), as they run under disableAllHooks and allowManagedHooksOnly; they are registered in those files, not over this API",
+      "per session (session_id in the query): the hooks of the settings files a run in its workspace reads (managed, user, project, local), as they run under disableAllHooks and allowManagedHooksOnly; the session's next run has what is changed",
+      "register writes the project's .claude/settings.json (scope local: .claude/settings.local.json) in the session's workspace, a new group of one hook (matcher optional; harness_event names Claude Code's event, needed for custom, error defaulting to PostToolUseFailure); update changes a hook's handler, unregister removes it; the user's and managed settings are read only (403), a settings file that is not valid JSON is left as it is (409), and a hook the runs would not load is refused (400)",
+      "a hook's id is its place (scope.event.group.hook): removing one renumbers those after it in its event; enabled: false is not supported (501): settings files have no switch per hook",
       "Claude Code's events other than PreToolUse (pre_tool), PostToolUse (post_tool), Stop (stop), PostToolUseFailure and StopFailure (error) are custom; harness_event names each, scope and matcher say where it is and what it matches",
       "http hooks are webhook handlers; prompt and agent hooks have handler type prompt or agent; plugins' and skills' hooks are not listed",
       "the events (list and stream) are the user's own executions' execution.started and execution.completed (status says how it ended; no usage: the execution's result has it), as webhooks get them, kept as long as their executions (an hour after they end); no hook.triggered, session, skill or error events; a run a WebSocket client starts is no execution and has none",

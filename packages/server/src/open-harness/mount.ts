@@ -15,6 +15,7 @@ import { mountMemoryRoutes } from "./routes-memory.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
+import { mountHookWriteRoutes } from "./routes-hooks-write.ts";
 import { mountMcpRoutes } from "./routes-mcp.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountSkillWriteRoutes } from "./routes-skills-write.ts";
@@ -89,6 +90,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountSkillWriteRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);
+  mountHookWriteRoutes(oh);
   mountMemoryRoutes(oh);
   mountAgentRoutes(oh);
   mountAgentWriteRoutes(oh);

@@ -1,7 +1,7 @@
-// Hooks over the Open Harness API, read only: those a session's runs would have, read from the
+// Hooks over the Open Harness API, listed: those a session's runs would have, read from the
 // settings files as a run in its workspace reads them (@harness/agent's loadRunSettings: the
 // managed, user, project and local files; disableAllHooks and allowManagedHooksOnly as the run
-// takes them). Registering, changing and removing hooks is done in those files (501). A hook's
+// takes them). Registering, changing and removing them is routes-hooks-write.ts's. A hook's
 // command, URL or prompt is shown through the logs' secret-hiding rule (the settings' env values and
 // the server's secret-named variables by value, and secrets in a shape that says so): a hook's
 // `curl -H "Authorization: Bearer …"` is the settings' author's, not every API user's, to read.
@@ -12,13 +12,13 @@ import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import { SessionQuery } from "./session-of.ts";
-import { sessionSettings } from "./session-settings.ts";
+import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 
-const HookEvent = z.enum(["pre_tool", "post_tool", "stop", "error", "custom"]);
+export const HookEvent = z.enum(["pre_tool", "post_tool", "stop", "error", "custom"]);
 const ListQuery = SessionQuery.extend({ event: HookEvent.optional() });
 
 /** Claude Code's events as the spec's five; every other is "custom" (harness_event names it). */
-const EVENTS: Record<string, z.infer<typeof HookEvent>> = {
+export const EVENTS: Record<string, z.infer<typeof HookEvent>> = {
   PreToolUse: "pre_tool",
   PostToolUse: "post_tool",
   Stop: "stop",
@@ -26,7 +26,7 @@ const EVENTS: Record<string, z.infer<typeof HookEvent>> = {
   StopFailure: "error",
 };
 
-type HookShape = {
+export type HookShape = {
   id: string;
   event: z.infer<typeof HookEvent>;
   handler: { type: "command"; command: string } | { type: "webhook"; url: string } | { type: "prompt" | "agent"; prompt: string };
@@ -38,8 +38,8 @@ type HookShape = {
 
 /** The hooks of the session the query names, in the order the runs merge them (the lowest
  * precedence first). An id is where the hook is: scope, event, group and place in it. */
-async function hooksOf(oh: OpenHarness, c: Context): Promise<HookShape[]> {
-  const { loaded, hide } = await sessionSettings(oh, c);
+export async function hooksOf(oh: OpenHarness, c: Context, settings?: SessionSettings): Promise<HookShape[]> {
+  const { loaded, hide } = settings ?? (await sessionSettings(oh, c));
   const restricted = hooksRestriction(loaded);
   if (restricted === "all") return [];
   const sources = restricted === "managed" ? loaded.sources.filter((source) => source.scope === "managed") : loaded.sources;

@@ -12,6 +12,9 @@ import type { LoadedSettings } from "../../settings/types.ts";
 import type { RunAgentOptions } from "../../types.ts";
 import { findProjectRoot, ownProjectRoot } from "./project-root.ts";
 
+/** How a run checks each settings file it reads, for those that write one (the server's API). */
+export { validateSettings } from "../../settings/validate.ts";
+
 type SettingsOptions = Pick<RunAgentOptions, "cwd" | "home" | "projectRoot" | "managedSettingsPath" | "flagSettings" | "managedSettings" | "settingSources">;
 
 /** Where a run in `options.cwd` reads its configuration. */

@@ -1,4 +1,4 @@
-// The Open Harness MCP and skills domains, read only: the MCP servers and skills a session's runs
+// The Open Harness MCP and skills domains, listed: the MCP servers and skills a session's runs
 // work with, as its last run reported them (run.ready), with what the skills' files say of them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -54,11 +54,11 @@ test("a session's MCP servers and skills are listed as its runs have them: empty
     assert.equal(noSession.status, 400);
     assert.match((await noSession.json()).error.message, /session_id/);
     assert.equal((await api(`${V1}/mcp-servers${q}`, { headers: { "x-harness-user": "bob" } })).status, 404);
-    const connect = await api(`${V1}/mcp-servers`, { method: "POST", body: "{}" });
-    assert.equal(connect.status, 501);
-    assert.equal((await connect.json()).error.operation, "mcp.connect");
+    const health = await api(`${V1}/mcp-servers/tools/health`, { method: "POST", body: "{}" });
+    assert.equal(health.status, 501);
+    assert.equal((await health.json()).error.operation, "mcp.health");
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual(caps.mcp.operations, ["mcp.list", "mcp.get", "mcp.listTools"]);
+    assert.deepEqual(caps.mcp.operations, ["mcp.list", "mcp.get", "mcp.listTools", "mcp.connect", "mcp.update", "mcp.disconnect"]);
     assert.deepEqual(caps.skills.operations.slice(0, 2), ["skills.list", "skills.get"]);
   } finally {
     await h.close();

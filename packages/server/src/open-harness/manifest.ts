@@ -34,9 +34,11 @@ export const CAPABILITIES = {
   },
   mcp: {
     supported: true,
-    operations: ["mcp.list", "mcp.get", "mcp.listTools"],
+    operations: ["mcp.list", "mcp.get", "mcp.listTools", "mcp.connect", "mcp.update", "mcp.disconnect"],
     limitations: [
-      "read only, per session (session_id in the query): the servers as its last run reported them when it was set up (none before its first run); they come from the settings files (.mcp.json, ~/.claude.json), not this API",
+      "per session (session_id in the query): the servers are listed as its last run reported them when it was set up (none before its first run); they come from the configuration files (.mcp.json, ~/.claude.json, the settings)",
+      "connect, update and disconnect write the project's .mcp.json in the session's workspace, as claude mcp add --scope project does (transport stdio takes env, http and sse take headers besides the spec's keys); the session's next run has the change, once the server is approved as every .mcp.json server must be (enabledMcpjsonServers or enableAllProjectMcpServers in ~/.claude/settings.json, or Claude Code's answer in ~/.claude.json): the answer's harness_status is pending approval and warning says so until then",
+      "servers of the user's configuration, the managed one or a plugin are not written (403), nor any beside a managed-mcp.json; an entry the runs would not start or the settings' MCP policy denies is refused (400, 403); .mcp.json that is not valid JSON is left as it is (409); auto_reconnect: false is not supported (501)",
       "no transport is reported; tools have their names only (no description or input_schema); resources, prompts and health are not reported (listResources, listPrompts and health answer 501)",
       "status is connected, error (the run's failed) or disconnected (any other: needs-auth, pending…; harness_status holds the run's own)",
     ],

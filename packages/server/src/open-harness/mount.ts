@@ -17,6 +17,7 @@ import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
 import { mountHookWriteRoutes } from "./routes-hooks-write.ts";
 import { mountMcpRoutes } from "./routes-mcp.ts";
+import { mountMcpWriteRoutes } from "./routes-mcp-write.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountSkillWriteRoutes } from "./routes-skills-write.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
@@ -88,6 +89,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountPlanRoutes(oh);
   mountMcpRoutes(oh);
   mountSkillWriteRoutes(oh);
+  mountMcpWriteRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);
   mountHookWriteRoutes(oh);

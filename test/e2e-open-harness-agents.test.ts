@@ -61,7 +61,7 @@ test("a session's agents are its runs' sub-agents, from the user's and the works
   }
 });
 
-test("an agent's memory is the CLAUDE.md files its runs read, each a read-only block, imports included", async () => {
+test("an agent's memory is the CLAUDE.md files its runs read, each a block (read only outside the workspace), imports included", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
@@ -80,9 +80,9 @@ test("an agent's memory is the CLAUDE.md files its runs read, each a read-only b
     assert.equal(memory.archive_size, 0);
     assert.deepEqual(memory.blocks.map((block: { label: string; value: string; read_only: boolean }) => [block.label, block.value, block.read_only]), [
       ["~/.claude/CLAUDE.md", "Answer briefly.", true],
-      ["CLAUDE.md", "Build with npm.\n@docs/notes.md", true],
-      ["docs/notes.md", "Deploy with ***.", true],
-      ["CLAUDE.local.md", "I use vim.", true],
+      ["CLAUDE.md", "Build with npm.\n@docs/notes.md", false],
+      ["docs/notes.md", "Deploy with ***.", false],
+      ["CLAUDE.local.md", "I use vim.", false],
     ]);
     for (const block of memory.blocks) assert.ok(!Number.isNaN(Date.parse(block.updated_at)));
     assert.deepEqual((await (await api(`${V1}/agents/general-purpose/memory/blocks${q}`)).json()).blocks, memory.blocks);
@@ -92,13 +92,13 @@ test("an agent's memory is the CLAUDE.md files its runs read, each a read-only b
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).error.code, "memory_block_not_found");
     assert.equal((await api(`${V1}/agents/nobody/memory${q}`)).status, 404);
-    for (const [method, path, operation] of [["POST", "/memory/blocks", "memory.createBlock"], ["PUT", "/memory/blocks/CLAUDE.md", "memory.updateBlock"], ["POST", "/memory/search", "memory.search"], ["GET", "/memory/archive", "memory.getArchive"]]) {
+    for (const [method, path, operation] of [["POST", "/memory/search", "memory.search"], ["GET", "/memory/archive", "memory.getArchive"]]) {
       const refused = await api(`${V1}/agents/general-purpose${path}${q}`, { method, ...(method !== "GET" && { body: "{}" }) });
       assert.equal(refused.status, 501);
       assert.equal((await refused.json()).error.operation, operation);
     }
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual([caps.memory.supported, caps.memory.operations], [true, ["memory.get", "memory.listBlocks", "memory.getBlock"]]);
+    assert.deepEqual([caps.memory.supported, caps.memory.operations], [true, ["memory.get", "memory.listBlocks", "memory.getBlock", "memory.createBlock", "memory.updateBlock", "memory.deleteBlock"]]);
   } finally {
     await h.close();
   }

@@ -79,11 +79,12 @@ export const CAPABILITIES = {
   },
   memory: {
     supported: true,
-    operations: ["memory.get", "memory.listBlocks", "memory.getBlock"],
+    operations: ["memory.get", "memory.listBlocks", "memory.getBlock", "memory.createBlock", "memory.updateBlock", "memory.deleteBlock"],
     limitations: [
-      "read only, per session (session_id in the query): the memory files its runs read at their start (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md, CLAUDE.local.md and rules, of the user and of the directories down to the workspace, the files they import, and auto memory's MEMORY.md when it is on), in that order; every agent of the session has the same",
-      "each file is one read-only block labelled by its path (in the workspace; \"~/…\" in the user's home; else absolute), its text as the run reads it with secrets hidden as ***, updated_at its last change, scope its level (user, project, parent, local, auto); rules that apply to some paths only are not listed",
-      "the memory is written in those files: creating, updating and deleting blocks, the archive (archive_size is 0), search, export and import are not implemented (501)",
+      "per session (session_id in the query): the memory files its runs read at their start (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md, CLAUDE.local.md and rules, of the user and of the directories down to the workspace, the files they import, and auto memory's MEMORY.md when it is on), in that order; every agent of the session has the same, and a change is every agent's",
+      "each file is one block labelled by its path (in the workspace; \"~/…\" in the user's home; else absolute), its text as the run reads it (a rule's without its frontmatter) with secrets hidden as ***, updated_at its last change, scope its level (user, project, parent, local, auto); rules that apply to some paths only are not listed",
+      "blocks of the workspace are written: create makes a memory file a run reads at its start (label CLAUDE.md, .claude/CLAUDE.md, AGENTS.md, CLAUDE.local.md or a .md file of .claude/rules; a bare name such as persona is the rule .claude/rules/persona.md), update replaces a file's text (a rule keeps its frontmatter), delete removes the file; the session's next run reads the change; the user's blocks and those outside the workspace are read only (403); read_only: true is not supported (501)",
+      "the archive (archive_size is 0), search, export and import are not implemented (501)",
     ],
   },
   subagents: notHere("sub-agents are started by the model (the Task tool) within an execution; their tool calls stream with it"),

@@ -12,6 +12,7 @@ import { unimplementedCapability } from "./not-implemented.ts";
 import { mountAgentRoutes } from "./routes-agents.ts";
 import { mountAgentWriteRoutes } from "./routes-agents-write.ts";
 import { mountMemoryRoutes } from "./routes-memory.ts";
+import { mountMemoryWriteRoutes } from "./routes-memory-write.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
@@ -94,6 +95,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountHookRoutes(oh);
   mountHookWriteRoutes(oh);
   mountMemoryRoutes(oh);
+  mountMemoryWriteRoutes(oh);
   mountAgentRoutes(oh);
   mountAgentWriteRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);

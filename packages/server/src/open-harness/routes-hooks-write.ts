@@ -64,7 +64,7 @@ function writable(scope: string, operation: string): "project" | "local" {
 /** The settings file of `scope` as the runs read it, and where it is in the workspace. */
 function fileOf(settings: SessionSettings, scope: "project" | "local"): string {
   const file = settings.loaded.sources.find((source) => source.scope === scope)?.path ?? path.join(settings.place.projectRoot, ".claude", scope === "project" ? "settings.json" : "settings.local.json");
-  return inWorkspace(settings.place.cwd, file, `the project's settings file ${file}`);
+  return inWorkspace(settings.place.cwd, file, `the project's settings file ${file}`, settings.place.home);
 }
 
 /** The `hooks[event]` list of a settings file's object, refused (409) when the file has something

@@ -78,7 +78,7 @@ async function configOf(settings: SessionSettings) {
     () => {},
   );
   const mcpJson = path.join(place.projectRoot, ".mcp.json");
-  return { config, policy, env, managedFile, mcpJson, file: () => inWorkspace(place.cwd, mcpJson, `the project's ${mcpJson}`) };
+  return { config, policy, env, managedFile, mcpJson, file: () => inWorkspace(place.cwd, mcpJson, `the project's ${mcpJson}`, place.home) };
 }
 
 type Config = Awaited<ReturnType<typeof configOf>>;

@@ -1,10 +1,10 @@
-// Memory over the Open Harness API, read only: the memory files a session's runs read at their start
+// Memory over the Open Harness API, listed: the memory files a session's runs read at their start
 // (@harness/agent's loadMemory: the user's CLAUDE.md and rules, the project's CLAUDE.md, AGENTS.md and
 // rules, CLAUDE.local.md, the files they import, as the settings' claudeMdExcludes leaves them; then
-// auto memory's MEMORY.md when it is on), each a read-only block. Every agent of the session reads
-// the same. Blocks are labelled by their file: its path in the workspace, "~/…" in the user's home,
-// else absolute. Writing blocks, the archive, search, export and import answer 501. A block's text
-// is shown through the logs' secret-hiding rule.
+// auto memory's MEMORY.md when it is on), each a block. Every agent of the session reads the same.
+// Blocks are labelled by their file: its path in the workspace, "~/…" in the user's home, else
+// absolute; those of the workspace are written (routes-memory-write.ts), the others are read only.
+// A block's text is shown through the logs' secret-hiding rule.
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Context } from "hono";
@@ -13,9 +13,9 @@ import { runAutoMemory } from "@harness/agent/run-auto-memory";
 import { ApiError } from "./errors.ts";
 import { H, handle, type OpenHarness } from "./common.ts";
 import { agentOf } from "./routes-agents.ts";
-import { sessionSettings } from "./session-settings.ts";
+import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 
-type MemoryBlock = { label: string; value: string; read_only: true; updated_at: string; scope: string };
+export type MemoryBlock = { label: string; value: string; read_only: boolean; updated_at: string; scope: string };
 
 /** `file` as the block's label: relative to the workspace, or to the home as "~/…", else as it is. */
 function labelOf(file: string, cwd: string, home: string): string {
@@ -30,9 +30,10 @@ function labelOf(file: string, cwd: string, home: string): string {
 }
 
 /** The memory blocks of agent `agentId` (404 agent_not_found) of the session the query names, in the
- * order the runs send them. updated_at is the file's last change. */
-async function blocksOf(oh: OpenHarness, c: Context, agentId: string): Promise<MemoryBlock[]> {
-  const settings = await sessionSettings(oh, c);
+ * order the runs send them. updated_at is the file's last change; a block outside the workspace,
+ * or the user's, is read only. */
+export async function blocksOf(oh: OpenHarness, c: Context, agentId: string, given?: SessionSettings): Promise<MemoryBlock[]> {
+  const settings = given ?? (await sessionSettings(oh, c));
   await agentOf(oh, c, agentId, settings);
   const { place, loaded, hide } = settings;
   const excludes = loaded.settings.claudeMdExcludes;
@@ -40,13 +41,17 @@ async function blocksOf(oh: OpenHarness, c: Context, agentId: string): Promise<M
   const auto = await runAutoMemory({ cwd: place.cwd, home: place.home }, { ...process.env, ...loaded.settings.env }, loaded, () => {});
   const files = [...memory.files, ...(auto?.index ? [auto.index] : [])];
   return Promise.all(
-    files.map(async (file): Promise<MemoryBlock> => ({
-      label: labelOf(file.path, place.cwd, place.home),
-      value: hide(file.content),
-      read_only: true,
-      updated_at: await stat(file.path).then((s) => s.mtime.toISOString(), () => oh.startedAt),
-      scope: file.scope,
-    })),
+    files.map(async (file): Promise<MemoryBlock> => {
+      const label = labelOf(file.path, place.cwd, place.home);
+      return {
+        label,
+        value: hide(file.content),
+        // The workspace's own; never the user's, even in a workspace that holds their home.
+        read_only: file.scope === "user" || label.startsWith("~/") || path.isAbsolute(label),
+        updated_at: await stat(file.path).then((s) => s.mtime.toISOString(), () => oh.startedAt),
+        scope: file.scope,
+      };
+    }),
   );
 }
 

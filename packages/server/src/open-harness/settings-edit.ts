@@ -7,6 +7,8 @@ import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
+import { isWithin } from "@harness/agent/real-paths";
+import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
 import { ApiError } from "./errors.ts";
 import { writeFileAt, type SessionCheck } from "./workspace-files.ts";
 import { checkOpened, confined, refusalOf } from "./workspace-paths.ts";
@@ -93,8 +95,13 @@ export async function editJsonFile<T>(
 }
 
 /** Where `file` (absolute) is in the workspace `root`, or a 409 saying that it is outside it: the
- * runs read it there, but this API writes in the workspace only. */
-export function inWorkspace(root: string, file: string, what: string): string {
+ * runs read it there, but this API writes in the workspace only. The user's own configuration
+ * (~/.claude, ~/.claude.json) is refused (403) wherever the workspace is: a workspace that is the
+ * home directory has it inside. */
+export function inWorkspace(root: string, file: string, what: string, home: string): string {
+  if (isWithin(path.resolve(file), userConfigDir(home)) || path.resolve(file) === userConfigFile(home)) {
+    throw new ApiError(403, "forbidden", `${what} is the user's own configuration (~/.claude, ~/.claude.json), which is read only over this API`);
+  }
   const relative = path.relative(root, file);
   if (relative === "" || relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
     throw new ApiError(409, "conflict", `${what} is outside the session's workspace (the runs read it from the project's root above it), and this API writes in the workspace only`);

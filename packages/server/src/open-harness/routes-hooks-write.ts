@@ -54,11 +54,12 @@ function hookEntry(handler: Handler, before: Record<string, unknown> = {}): Reco
   return { ...entry, ...kept };
 }
 
-/** 403 for a scope this API does not write, naming its file. */
-function writable(scope: string, operation: string): "project" | "local" {
+/** 403 for a scope this API does not write, naming its file: where a hook is, or (`registering`)
+ * where one was to go. */
+function writable(scope: string, operation: string, registering = false): "project" | "local" {
   if (scope === "project" || scope === "local") return scope;
   const whose = scope === "user" ? "the user's settings (~/.claude/settings.json), which are read only over this API: edit them on the server" : scope === "managed" ? "the machine's managed settings, which only their administrator changes" : `the ${scope} settings, which this API does not write`;
-  throw new ApiError(403, "forbidden", `the hook is in ${whose}`, operation);
+  throw new ApiError(403, "forbidden", `${registering ? "hooks are not registered in" : "the hook is in"} ${whose}`, operation);
 }
 
 /** The settings file of `scope` as the runs read it, and where it is in the workspace. */
@@ -120,7 +121,7 @@ export function mountHookWriteRoutes(oh: OpenHarness): void {
       const settings = await sessionSettings(oh, c);
       const body = check(RegisterBody, await bodyOf(c));
       refuseDisabled(body.enabled, operation);
-      const scope = writable(body.scope ?? "project", operation);
+      const scope = writable(body.scope ?? "project", operation, true);
       const event = body.harness_event ?? DEFAULT_EVENT[body.event];
       if (event === undefined) throw new ApiError(400, "invalid_request", 'harness_event: name the Claude Code event of a custom hook (SessionStart, UserPromptSubmit, Notification, …)', operation);
       if ((EVENTS[event] ?? "custom") !== body.event) throw new ApiError(400, "invalid_request", `harness_event: ${event} is the event ${EVENTS[event] ?? "custom"}, not ${body.event}`, operation);

@@ -174,8 +174,8 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
       const name = body.name ?? id;
       const entry = await editJsonFile(settings.place.cwd, file, stillThere, (value) => {
         const servers = serversIn(value, file);
+        if (!Object.hasOwn(servers, id)) throw notProjects(setup, id, operation) ?? notFound(id, file);
         const before = servers[id];
-        if (before === undefined) throw notProjects(setup, id, operation) ?? notFound(id, file);
         if (name !== id && Object.hasOwn(servers, name)) throw new ApiError(409, "mcp_server_exists", `MCP server "${name}" is in ${file} already`, operation);
         const old = isJsonObject(before) ? before : {};
         const next = body.transport ? entryOf(body.transport, old) : old;

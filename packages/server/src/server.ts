@@ -30,6 +30,8 @@ import { createSupervisedRunner } from "./runners/supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
 import { reachableUrls } from "./reachable-urls.ts";
 import { hidingSecrets } from "./log/secrets.ts";
+import { createLogBuffer, teeLog } from "./log/buffer.ts";
+import { logSettings, type LogLevel } from "./log/settings.ts";
 import { metricsText } from "./metrics/metrics.ts";
 import { processMetrics } from "./metrics/process.ts";
 import { createServerCounts } from "./metrics/counts.ts";
@@ -94,7 +96,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startServer(options: ServerOptions = {}): Promise<HarnessServer> {
   const config = resolveConfig(options);
   // Every token the file has held is hidden, those taken out of it too: they are secrets still.
-  const hiding = hidingSecrets(config.log, [config.token, config.metricsToken, ...config.userTokens.keys()], config.env);
+  // The API's logs routes are fed what the log writes, its secrets hidden.
+  const logs = createLogBuffer({ least: keptLevel(config.env) });
+  const hiding = hidingSecrets(teeLog(config.log, logs), [config.token, config.metricsToken, ...config.userTokens.keys()], config.env);
   const log = hiding.log;
   try {
     makeDirsSync(config.dataDir, 0o700);
@@ -258,6 +262,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       workDirOf: workspaceOf,
       home: config.env.HOME || homedir(),
       log,
+      logs,
     },
     sessions: {
       db,
@@ -329,6 +334,16 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     ...(tokens && { reloadTokens: tokens.reload }),
     warnings: startWarnings(config),
   };
+}
+
+/** The level of the records the API's logs keep: HARNESS_LOG_LEVEL's, as the log writes them (info
+ * when it is not one: a server given a log of its own does not read it, nor refuse a bad one). */
+function keptLevel(env: Record<string, string | undefined>): LogLevel {
+  try {
+    return logSettings(env, () => false).level;
+  } catch {
+    return "info";
+  }
 }
 
 /** The backend the runners use by default (resolveConfig has refused a bad HARNESS_BACKEND). */

@@ -129,11 +129,13 @@ export const CAPABILITIES = {
   models: notHere("the model is chosen by the server's configuration or a WebSocket client's configure command"),
   diagnostics: {
     supported: true,
-    operations: ["diagnostics.get"],
+    operations: ["diagnostics.get", "diagnostics.logs", "diagnostics.streamLogs"],
     limitations: [
       "the whole server's figures, for a holder of any token: active_sessions are the sessions in memory, active_executions the runs in flight (a WebSocket client's too), connected_mcp_servers those the last runs of the sessions in memory connected, installed_skills those of .claude/skills in the runs' home; memory_usage_mb is the server process's (not its runners')",
       "besides the spec's fields: started_at, status (serving or stopping, with stopping_reason), database (status pass or fail, with the message), clients, awaiting_approval and runner_processes; config holds the settings that are neither secrets nor paths",
-      "logs and the logs stream are not implemented (501): the server's log goes to its standard output",
+      "logs are the server's most recent records (up to 5000, or 4 MB of text), kept in memory from its start at HARNESS_LOG_LEVEL and above, their secrets hidden as the log hides them; for the shared token (HARNESS_TOKEN) or a server without tokens, not a person's own (403)",
+      "level keeps that level and above; besides the spec's level and since (after that time): until (before that time), session_id and execution_id (the user's: the session's records, the execution's session's from its start to its end); the most recent first; an entry's message is the log's text line, its context the fields of the line's JSON form, and its id the stream's",
+      "the logs stream sends the records logged from then on (those after Last-Event-ID first), with the same filters but since and until, and ends for a client that falls 1000 records behind",
     ],
   },
 } satisfies Record<string, DomainCapability>;

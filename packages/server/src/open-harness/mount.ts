@@ -29,6 +29,8 @@ import { mountWebhookRoutes } from "./routes-webhooks.ts";
 import { mountToolRoutes } from "./routes-tools.ts";
 import { mountEventRoutes } from "./routes-events.ts";
 import { mountDiagnosticsRoutes, type ServerFigures } from "./routes-diagnostics.ts";
+import { mountLogRoutes } from "./routes-logs.ts";
+import { createLogBuffer, type LogBuffer } from "../log/buffer.ts";
 import { createEventFeed } from "./event-feed.ts";
 import { createDeliverer, resumeDeliveries } from "./webhook-delivery.ts";
 import { createWebhookNotifier } from "./webhooks.ts";
@@ -56,6 +58,8 @@ export type OpenHarnessOptions = {
   /** Whether the user's session exists, its state left unread (the sessions API's own check). */
   sessionExists(userId: string, sessionId: string): Promise<boolean>;
   log?: (line: string) => void;
+  /** The server's most recent log records, for the logs routes (none kept when not given). */
+  logs?: LogBuffer;
   /** Why the server is going away, or undefined while it serves (health says so). */
   stopping?: () => string | undefined;
 };
@@ -102,6 +106,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountToolRoutes(oh);
   mountEventRoutes(oh, feed);
   mountDiagnosticsRoutes(oh, options.figures, feed);
+  mountLogRoutes(oh, options.logs ?? createLogBuffer());
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -30,7 +30,8 @@ test("a request for an operation of the spec that is not implemented is named by
     ["POST", "/harnesses/harness/tools/Read/invoke", "tools.invoke"],
     ["GET", "/harnesses/harness/events/stream", undefined],
     ["GET", "/harnesses/harness/diagnostics", undefined],
-    ["GET", "/harnesses/harness/logs", "diagnostics.logs"],
+    ["GET", "/harnesses/harness/logs", undefined],
+    ["GET", "/harnesses/harness/conformance/status", "conformance.status"],
   ];
   for (const [method, path, capability] of cases) assert.equal(unimplementedCapability(method, path), capability, `${method} ${path}`);
 });

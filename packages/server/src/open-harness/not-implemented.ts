@@ -38,8 +38,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
   ["GET", `${H}/conformance/results`, "conformance.results"],
   ["GET", `${H}/conformance/status`, "conformance.status"],
-  ["GET", `${H}/logs/stream`, "diagnostics.streamLogs"],
-  ["GET", `${H}/logs`, "diagnostics.logs"],
 ];
 
 const MATCHERS = ROUTES.map(([method, path, capability]) => {

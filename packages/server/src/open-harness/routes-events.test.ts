@@ -4,7 +4,8 @@ import { Hono } from "hono";
 import type { OpenHarness } from "./common.ts";
 import { createEventFeed } from "./event-feed.ts";
 import type { Execution } from "./executions.ts";
-import { MAX_QUEUED_EVENTS, mountEventRoutes } from "./routes-events.ts";
+import { MAX_QUEUED_EVENTS } from "./live-sse.ts";
+import { mountEventRoutes } from "./routes-events.ts";
 
 const execution = (id: string): Execution => ({ id, userId: "alice", sessionId: "s1", startedAt: new Date().toISOString() }) as unknown as Execution;
 

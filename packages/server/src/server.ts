@@ -28,6 +28,7 @@ import { runnerRecords } from "./runners/records.ts";
 import { sessionDirs, workspacesDir } from "./sessions/dirs.ts";
 import { createSupervisedRunner } from "./runners/supervisor.ts";
 import { createWebSocketEndpoint } from "./websocket.ts";
+import type { WebSocketChannel } from "./websocket-channel.ts";
 import { reachableUrls } from "./reachable-urls.ts";
 import { hidingSecrets } from "./log/secrets.ts";
 import { createLogBuffer, teeLog } from "./log/buffer.ts";
@@ -190,6 +191,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const userTokens = tokens ? tokens.current : config.userTokens.size > 0 ? () => config.userTokens : undefined;
 
   const counts = createServerCounts();
+  // The Open Harness API's WebSocket channels, added as its routes are mounted.
+  const channels: WebSocketChannel[] = [];
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf), counts });
   const sockets = createWebSocketEndpoint({
     registry,
@@ -197,6 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,
     heartbeatMs: config.heartbeatMs,
+    channels,
     counts,
     deletedSince: (userId, sessionId, since) => {
       if (registry.holds(userId, sessionId)) return false;
@@ -263,6 +267,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       home: config.env.HOME || homedir(),
       log,
       logs,
+      webSocketChannels: channels,
     },
     sessions: {
       db,

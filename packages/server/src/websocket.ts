@@ -3,13 +3,13 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket, type RawData } from "ws";
-import { z } from "zod";
-import { ErrorCodes, MAX_FRAME_BYTES, TOKEN_REFUSED_CLOSE, describeZodError, leftReasonOf } from "@harness/protocol";
+import { ErrorCodes, MAX_FRAME_BYTES, TOKEN_REFUSED_CLOSE, leftReasonOf } from "@harness/protocol";
 import { answerRaw } from "@harness/runner/client-error";
 import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
 import { crossSiteRefusal, notTheirs, requestToken } from "./auth/auth.ts";
 import { tokenHolder, type UserTokens } from "./auth/user-tokens.ts";
-import { IdSchema, repeatedParameter } from "./ids.ts";
+import { parseWsQuery } from "./ws-query.ts";
+import type { WebSocketChannel } from "./websocket-channel.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { ServerCounts } from "./metrics/counts.ts";
 import type { LogLevel } from "./log/settings.ts";
@@ -20,33 +20,6 @@ import { logAccess } from "./log/access.ts";
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 /** A client this far behind on reading is disconnected; it reconnects with `since` and catches up. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-const WsQuerySchema = z.object({
-  userId: IdSchema,
-  sessionId: IdSchema,
-  since: z
-    .string()
-    .regex(/^\d+$/, { error: "must be a non-negative integer", abort: true })
-    .regex(/^\d{1,15}$/, "is larger than any seq (at most 15 digits)")
-    .transform(Number)
-    .optional(),
-});
-
-export type WsQuery = z.infer<typeof WsQuerySchema>;
-
-export function parseWsQuery(url: URL): { ok: true; value: WsQuery } | { ok: false; error: string } {
-  const params = url.searchParams;
-  for (const name of ["userId", "sessionId", "since"]) {
-    const repeated = repeatedParameter(name, params.getAll(name));
-    if (repeated) return { ok: false, error: repeated };
-  }
-  const parsed = WsQuerySchema.safeParse({
-    userId: params.get("userId") ?? undefined,
-    sessionId: params.get("sessionId") ?? undefined,
-    since: params.get("since") ?? undefined,
-  });
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: describeZodError(parsed.error) };
-}
 
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
@@ -78,6 +51,8 @@ export function createWebSocketEndpoint(options: {
   /** How often sockets are pinged; one silent for two of these is cut off (ServerOptions.heartbeatMs). */
   heartbeatMs: number;
   log: ServerLog;
+  /** Channels at paths of their own (read at each handshake: they may be added after). */
+  channels?: readonly WebSocketChannel[];
   counts?: Pick<ServerCounts, "connectionOpened" | "handshakeRefused" | "socketClosedAtOpen" | "refused">;
 }): WebSocketEndpoint {
   const counts = options.counts;
@@ -198,6 +173,24 @@ export function createWebSocketEndpoint(options: {
     });
   }
 
+  /** Opens `channel`'s socket once it has checked the handshake, which `token` let in as `tokenUser`. */
+  function openChannel(channel: WebSocketChannel, req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, token: string | undefined, tokenUser: string | undefined): void {
+    channel.open(url, req.headers, tokenUser).then(
+      (opening) => {
+        if ("refused" in opening) return refuseHandshake(req, socket, opening.refused.status, opening.refused.message);
+        if (socket.destroyed) return;
+        if (closing) return refuseHandshake(req, socket, 503, "the server is shutting down");
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          if (guarded) admitted.set(ws, { token, userId: opening.userId, sessionId: opening.sessionId });
+          answered.add(ws);
+          ws.on("pong", () => answered.add(ws));
+          opening.attach(ws);
+        });
+      },
+      (error: Error) => refuseHandshake(req, socket, 500, error.message),
+    );
+  }
+
   return {
     handleUpgrade(req, socket, head) {
       socket.on("error", () => {});
@@ -216,6 +209,8 @@ export function createWebSocketEndpoint(options: {
         return refuseHandshake(req, socket, 401, `${why}: send Authorization: Bearer <token> or ?token=<token>`, { "WWW-Authenticate": "Bearer" }, { level: "warn", line: `refused a WebSocket from ${from}: ${why}`, why });
       }
       handshake.user = holder.user;
+      const channel = options.channels?.find((each) => each.at(url));
+      if (channel) return openChannel(channel, req, socket, head, url, token, holder.user);
       if (url.pathname !== "/ws") return refuseHandshake(req, socket, 404, `no WebSocket endpoint at ${url.pathname}; use /ws`);
       const query = parseWsQuery(url);
       if (!query.ok) return refuseHandshake(req, socket, 400, `bad /ws query: ${query.error}`);

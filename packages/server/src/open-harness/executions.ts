@@ -21,7 +21,7 @@ export type Execution = {
   watch: WatchView;
   /** Every event so far; an event's SSE id is its index plus one. */
   events: ExecutionEvent[];
-  /** Called after each new event. */
+  /** Called after each new event, and when what the run waits for (watch.awaiting()) changes. */
   listeners: Set<() => void>;
   /** Settles once the execution has ended. */
   ended: Promise<void>;
@@ -85,6 +85,8 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
         savedStatus = watch.status;
         save(execution);
       }
+    }, () => {
+      for (const listener of execution.listeners) listener();
     });
     const execution: Execution = {
       id: crypto.randomUUID(),

@@ -67,12 +67,13 @@ export const CAPABILITIES = {
   },
   sessions: {
     supported: true,
-    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.update", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream", "sessions.resume", "sessions.fork"],
+    operations: ["sessions.list", "sessions.create", "sessions.get", "sessions.update", "sessions.end", "sessions.history", "sessions.sendMessage", "sessions.sendMessageStream", "sessions.resume", "sessions.fork", "sessions.connect"],
     limitations: [
       "sessions belong to a user: the one the x-harness-user header or the userId query parameter names, else the token's (HARNESS_TOKENS_FILE)",
       "status is always active (there is no pause: an update takes a name only); ending a session deletes it with its history and workspace",
       "messages carry no time of their own: created_at is the session's",
-      "the interactive channel is the Harness WebSocket (connect_url), not the spec's",
+      "connect_url is the Harness WebSocket (/ws, its own protocol of state and deltas); sessions.connect is the spec's channel, at /v1/harnesses/harness/sessions/{id}/connect (the user in the userId query parameter, the x-harness-user header, or the token's)",
+      "on sessions.connect each message is an execution of the session, its events sent under the message's id, each naming its execution_id: text, thinking, tool_call (as a call starts, with its tool_call_id), prompt (a call waits to be approved; stdin with the message's id answers yes or no), error and done; stdout, stderr and artifact are never sent (a run's tool results are in the session's history, its artifacts in the execution's); cancel takes the execution's id or the message's; the channel closes (4404) once the session is deleted, seen at its next message or when a run of it ends; its messages' executions go on if it closes",
       "resume answers the session and its connect_url: a session is never paused (its next message wakes it, with its conversation), so there is nothing else to resume",
       "fork copies the conversation and the workspace's files; from_message_id at a reply forks up to and including it, at a user message forks the conversation before it and answers that message's text as prompt (to send again or change); the files are as they were at that point, else as they are now and warning says why",
     ],

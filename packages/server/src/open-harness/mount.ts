@@ -4,7 +4,7 @@
 // spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
 import { artifactsOf } from "./artifacts.ts";
-import { handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
+import { H, handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
 import { errorBody } from "./errors.ts";
 import { createExecutions } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";
@@ -35,6 +35,8 @@ import { createEventFeed } from "./event-feed.ts";
 import { createDeliverer, resumeDeliveries } from "./webhook-delivery.ts";
 import { createWebhookNotifier } from "./webhooks.ts";
 import type { SessionRegistry } from "../registry.ts";
+import type { WebSocketChannel } from "../websocket-channel.ts";
+import { sessionsConnectChannel } from "./session-connect.ts";
 import type { ExecutionStore } from "../sqlite/executions.ts";
 import type { WebhookStore } from "../sqlite/webhooks.ts";
 import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
@@ -58,6 +60,9 @@ export type OpenHarnessOptions = {
   /** Whether the user's session exists, its state left unread (the sessions API's own check). */
   sessionExists(userId: string, sessionId: string): Promise<boolean>;
   log?: (line: string) => void;
+  /** Where the API adds its WebSocket channels (sessions.connect), which the server's WebSocket
+   * endpoint answers. */
+  webSocketChannels?: WebSocketChannel[];
   /** The server's most recent log records, for the logs routes (none kept when not given). */
   logs?: LogBuffer;
   /** Why the server is going away, or undefined while it serves (health says so). */
@@ -107,6 +112,13 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountEventRoutes(oh, feed);
   mountDiagnosticsRoutes(oh, options.figures, feed);
   mountLogRoutes(oh, options.logs ?? createLogBuffer());
+  if (options.webSocketChannels) {
+    options.webSocketChannels.push(sessionsConnectChannel(oh));
+    app.get(`${H}/sessions/:sessionId/connect`, handle((c) => {
+      harnessOf(c);
+      return c.json(errorBody("upgrade_required", "sessions.connect is a WebSocket: send the request as a WebSocket handshake", "sessions.connect"), 426);
+    }));
+  }
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];

@@ -33,7 +33,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
   ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
   ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],
-  ["GET", `${H}/sessions/{id}/connect`, "sessions.connect"],
   ["POST", `${H}/conformance/run`, "conformance.run"],
   ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
   ["GET", `${H}/conformance/results`, "conformance.results"],

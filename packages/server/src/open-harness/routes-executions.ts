@@ -27,8 +27,9 @@ const ListQuery = PaginationSchema.extend({
   since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date and time" }).optional(),
 }).passthrough();
 const InputBody = z.strictObject({ data: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(10_000, "must be at most 10000 characters") });
-const YES = /^(y|yes|approve|allow)$/i;
-const NO = /^(n|no|deny)$/i;
+/** The answers to a call that waits to be approved. */
+export const YES = /^(y|yes|approve|allow)$/i;
+export const NO = /^(n|no|deny)$/i;
 export const LastEventId = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
 
 /** The execution as the spec has it; its artifacts counted as the list gives them. */

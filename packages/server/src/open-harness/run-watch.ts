@@ -34,10 +34,16 @@ export class RunWatch {
   #usageBefore: Usage | undefined;
   #seen = new Map<string, { content: number; thinking: number }>();
   readonly #emit: (event: ExecutionEvent) => void;
+  readonly #onWaiting: () => void;
+  /** The ids of the calls awaiting() gave after the last frame, joined. */
+  #waiting = "";
 
-  constructor(prompt: string, emit: (event: ExecutionEvent) => void) {
+  /** `onWaiting` is told each time what the run waits for (awaiting()) changes: the spec's
+   * ExecutionEvents have no event for it. */
+  constructor(prompt: string, emit: (event: ExecutionEvent) => void, onWaiting: () => void = () => {}) {
     this.#prompt = prompt;
     this.#emit = emit;
+    this.#onWaiting = onWaiting;
   }
 
   get finished(): boolean {
@@ -61,6 +67,13 @@ export class RunWatch {
       return;
     }
     this.#observe(this.state);
+    // Nothing waits in most frames: nothing more is done for them.
+    if (this.#waiting === "" && !this.state.pendingApprovals?.length) return;
+    const waiting = this.awaiting().map((call) => call.toolCallId).join(" ");
+    if (waiting !== this.#waiting) {
+      this.#waiting = waiting;
+      this.#onWaiting();
+    }
   }
 
   #observe(state: HarnessState): void {

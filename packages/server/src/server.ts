@@ -31,8 +31,7 @@ import { createWebSocketEndpoint } from "./websocket.ts";
 import type { WebSocketChannel } from "./websocket-channel.ts";
 import { reachableUrls } from "./reachable-urls.ts";
 import { hidingSecrets } from "./log/secrets.ts";
-import { createLogBuffer, teeLog } from "./log/buffer.ts";
-import { logSettings, type LogLevel } from "./log/settings.ts";
+import { createLogBuffer, keptLevel, teeLog } from "./log/buffer.ts";
 import { metricsText } from "./metrics/metrics.ts";
 import { processMetrics } from "./metrics/process.ts";
 import { createServerCounts } from "./metrics/counts.ts";
@@ -339,16 +338,6 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     ...(tokens && { reloadTokens: tokens.reload }),
     warnings: startWarnings(config),
   };
-}
-
-/** The level of the records the API's logs keep: HARNESS_LOG_LEVEL's, as the log writes them (info
- * when it is not one: a server given a log of its own does not read it, nor refuse a bad one). */
-function keptLevel(env: Record<string, string | undefined>): LogLevel {
-  try {
-    return logSettings(env, () => false).level;
-  } catch {
-    return "info";
-  }
 }
 
 /** The backend the runners use by default (resolveConfig has refused a bad HARNESS_BACKEND). */

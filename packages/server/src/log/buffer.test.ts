@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createLogBuffer, teeLog } from "./buffer.ts";
+import { createLogBuffer, keptLevel, teeLog } from "./buffer.ts";
 
 test("the buffer keeps the records of its level and above, in order, numbered from 1, with their time", () => {
   let clock = 1000;
@@ -50,4 +50,10 @@ test("a tee writes each line to the log and the buffer, and the buffer's listene
   assert.deepEqual(written, ["a", "b", "c"]);
   assert.deepEqual(heard, [1]);
   assert.equal(buffer.listeners(), 0);
+});
+
+test("a server keeps the records of its log's level (HARNESS_LOG_LEVEL), info when unset or not one", () => {
+  assert.equal(keptLevel({}), "info");
+  assert.equal(keptLevel({ HARNESS_LOG_LEVEL: "warn" }), "warn");
+  assert.equal(keptLevel({ HARNESS_LOG_LEVEL: "loud" }), "info");
 });

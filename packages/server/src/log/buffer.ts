@@ -2,7 +2,7 @@
 // fed the records as the log writes them (after the hiding of secrets), so it holds nothing the
 // log does not show. Keeping one is an array push: no copy, no serialisation; the oldest records go
 // once the buffer holds more than MAX_RECORDS of them or more than MAX_CHARS characters of text.
-import { LOG_LEVELS, type LogLevel } from "./settings.ts";
+import { LOG_LEVELS, logSettings, type LogLevel } from "./settings.ts";
 import type { LogDetail, ServerLog } from "./writer.ts";
 
 /** The most records kept. */
@@ -101,4 +101,14 @@ export function teeLog(log: ServerLog, buffer: LogBuffer): ServerLog {
     buffer.push(line, detail);
     log(line, detail);
   };
+}
+
+/** The level of the records a server keeps: HARNESS_LOG_LEVEL's, as its log writes them (info when
+ * it is not one: a server given a log of its own does not read it, nor refuse a bad one). */
+export function keptLevel(env: Record<string, string | undefined>): LogLevel {
+  try {
+    return logSettings(env, () => false).level;
+  } catch {
+    return "info";
+  }
 }

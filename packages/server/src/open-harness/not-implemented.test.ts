@@ -31,6 +31,7 @@ test("a request for an operation of the spec that is not implemented is named by
     ["GET", "/harnesses/harness/events/stream", undefined],
     ["GET", "/harnesses/harness/diagnostics", undefined],
     ["GET", "/harnesses/harness/logs", undefined],
+    ["GET", "/harnesses/harness/sessions/s1/connect", undefined],
     ["GET", "/harnesses/harness/conformance/status", "conformance.status"],
   ];
   for (const [method, path, capability] of cases) assert.equal(unimplementedCapability(method, path), capability, `${method} ${path}`);

@@ -2,7 +2,7 @@
 // the endpoint checks its handshake's token as for /ws, then hands the rest to the channel. Its
 // sockets are pinged, closed when the server stops and when their token is revoked, as /ws's are.
 import type { IncomingHttpHeaders } from "node:http";
-import type { WebSocket } from "ws";
+import type { RawData, WebSocket } from "ws";
 
 export type ChannelOpening =
   | { refused: { status: number; message: string } }
@@ -22,3 +22,9 @@ export type WebSocketChannel = {
    * or what takes the socket. */
   open(url: URL, headers: IncomingHttpHeaders, tokenUser: string | undefined): Promise<ChannelOpening>;
 };
+
+/** A text frame's data as a string, however ws hands it over. */
+export function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  return Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
+}

@@ -2,14 +2,14 @@
 // query) before the handshake, so a bad request gets a plain HTTP status with a message.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket, type RawData } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { ErrorCodes, MAX_FRAME_BYTES, TOKEN_REFUSED_CLOSE, leftReasonOf } from "@harness/protocol";
 import { answerRaw } from "@harness/runner/client-error";
 import { errorFrame, SESSION_DELETED, SESSION_DELETED_CLOSE, type Connection } from "@harness/session";
 import { crossSiteRefusal, notTheirs, requestToken } from "./auth/auth.ts";
 import { tokenHolder, type UserTokens } from "./auth/user-tokens.ts";
 import { parseWsQuery } from "./ws-query.ts";
-import type { WebSocketChannel } from "./websocket-channel.ts";
+import { frameText, type WebSocketChannel } from "./websocket-channel.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { ServerCounts } from "./metrics/counts.ts";
 import type { LogLevel } from "./log/settings.ts";
@@ -20,11 +20,6 @@ import { logAccess } from "./log/access.ts";
 export const WS_MAX_PAYLOAD = 16 * MAX_FRAME_BYTES;
 /** A client this far behind on reading is disconnected; it reconnects with `since` and catches up. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-function text(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
-  return Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
-}
 
 export type WebSocketEndpoint = {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -157,7 +152,7 @@ export function createWebSocketEndpoint(options: {
       if (closing) refuse("the server is shutting down", ErrorCodes.internal);
       // Frames are JSON text: bytes in a binary frame were not meant as a command (and need not be UTF-8).
       else if (binary) refuse("binary frames are not taken: send each frame as JSON text", ErrorCodes.badFrame);
-      else session.receive(conn, text(data));
+      else session.receive(conn, frameText(data));
     });
     ws.on("close", (code, reason) => {
       options.log(`client left ${who.userId}/${who.sessionId} (close code ${code})`, { msg: "client left", ...fields, closeCode: code });

@@ -7,10 +7,11 @@
 // id of the message that started it. A socket that goes away stops its messages' forwarding, never
 // their executions. The spec's stdout, stderr and artifact messages are never sent: a run has no
 // process output of its own, and its artifacts are read once it ends (GET …/executions/{id}/artifacts).
-import type { RawData, WebSocket } from "ws";
+import type { WebSocket } from "ws";
 import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
 import { SESSION_DELETED_CLOSE } from "@harness/session";
+import { frameText } from "../websocket-channel.ts";
 import type { OpenHarness } from "./common.ts";
 import type { Execution } from "./executions.ts";
 import { NO, YES } from "./routes-executions.ts";
@@ -49,11 +50,6 @@ function serverMessageOf(event: ExecutionEvent, id: string, executionId: string)
     default:
       return undefined;
   }
-}
-
-function textOf(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
-  return Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
 }
 
 export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: string, sessionId: string): void {
@@ -143,7 +139,7 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
     if (binary) return refuse("", "invalid_message", "binary frames are not taken: send each message as JSON text");
     let parsed: unknown;
     try {
-      parsed = JSON.parse(textOf(data));
+      parsed = JSON.parse(frameText(data));
     } catch {
       return refuse("", "invalid_message", "a message is JSON text: this is not JSON");
     }

@@ -5,6 +5,7 @@ export type { FrameError, ParsedFrame } from "./frames.ts";
 export { applyOperations, OperationError } from "./operations.ts";
 export * from "./runner.ts";
 export * from "./runner-control.ts";
+export * from "./runner-tools.ts";
 export { createTextQueue } from "./text-queue.ts";
 export type { TextQueue } from "./text-queue.ts";
 export { createSseParser } from "./sse-parser.ts";

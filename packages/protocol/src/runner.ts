@@ -85,7 +85,9 @@ export const RunnerRunOptionsSchema = z
   .strict();
 export type RunnerRunOptions = z.infer<typeof RunnerRunOptionsSchema>;
 
-export const RunnerQuerySchema = z
+/** RunnerQuery's fields, before the checks across them (see RunnerQuerySchema); other bodies that
+ * carry some of them (a direct tool call's) pick them from here. */
+export const RunnerQueryFields = z
   .object({
     prompt: wellFormedText().min(1),
     history: z.array(TranscriptMessageSchema).optional(),
@@ -162,19 +164,28 @@ export const RunnerQuerySchema = z
   })
   // Closed: a field this runner does not know (a typo such as `maxTurn`) is refused rather than
   // dropped, which would run the query without it; a server starts runners of its own version.
-  .strict()
-  .refine((query) => query.history === undefined || query.historyId === undefined, {
+  .strict();
+
+/** The AWS credentials of a body (a query's, a tool call's) come as the environment has them: keys
+ * in pairs, a session token only with them. */
+export function withAwsPairs<T extends z.ZodType<{ awsAccessKeyId?: string; awsSecretAccessKey?: string; awsSessionToken?: string }>>(schema: T): T {
+  return schema
+    .refine((body) => (body.awsAccessKeyId === undefined) === (body.awsSecretAccessKey === undefined), {
+      message: "send awsAccessKeyId and awsSecretAccessKey together",
+      path: ["awsSecretAccessKey"],
+    })
+    .refine((body) => body.awsSessionToken === undefined || body.awsAccessKeyId !== undefined, {
+      message: "awsSessionToken goes with awsAccessKeyId and awsSecretAccessKey",
+      path: ["awsSessionToken"],
+    });
+}
+
+export const RunnerQuerySchema = withAwsPairs(
+  RunnerQueryFields.refine((query) => query.history === undefined || query.historyId === undefined, {
     message: "send history or historyId, not both",
     path: ["historyId"],
-  })
-  .refine((query) => (query.awsAccessKeyId === undefined) === (query.awsSecretAccessKey === undefined), {
-    message: "send awsAccessKeyId and awsSecretAccessKey together",
-    path: ["awsSecretAccessKey"],
-  })
-  .refine((query) => query.awsSessionToken === undefined || query.awsAccessKeyId !== undefined, {
-    message: "awsSessionToken goes with awsAccessKeyId and awsSecretAccessKey",
-    path: ["awsSessionToken"],
-  });
+  }),
+);
 export type RunnerQuery = z.infer<typeof RunnerQuerySchema>;
 
 /** `version` changes whenever the runner's code does (runners before it have none): a server sends
@@ -261,6 +272,9 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     isError: z.boolean(),
     /** The call did not run: the permission rules, the mode, a hook or the user refused it. */
     denied: z.boolean().optional(),
+    /** With `denied`: the call would have asked for approval, and nobody could be asked (a direct
+     * tool call, see runner-tools.ts). */
+    needsApproval: z.literal(true).optional(),
   }),
   z.object({
     type: z.literal("run.completed"),

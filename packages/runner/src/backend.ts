@@ -1,6 +1,7 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
 import type { PermissionUpdate } from "@harness/agent";
-import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerQuery, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
+import type { PreparedInvocation } from "@harness/agent/invoke-tool";
+import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerQuery, RunnerToolCall, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 /** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
@@ -37,6 +38,9 @@ export type BackendContext = {
    * (telemetry's TRACEPARENT, when traces are on). A backend whose tools it does not run ignores it. */
   toolEnv?: (toolUseId: string) => Readonly<Record<string, string>> | undefined;
 };
+
+/** What a direct tool call works with: a run's context without anyone to steer, configure or ask. */
+export type ToolCallContext = Pick<BackendContext, "signal" | "emit" | "workspace" | "stateDir" | "toolEnv"> & { toolUseId: string };
 
 export type SteerInbox = {
   /** Takes every message waiting now (possibly none). */
@@ -91,6 +95,11 @@ export type Backend = {
   /** Restores the workspace's files to how they were before the run that answered `userMessageId`
    * (dryRun: only reports). Absent: the backend keeps no checkpoints. */
   rewind?(request: { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string }): Promise<RewindResult | undefined>;
+  /** Loads what a run in `ctx.workspace` would and checks a direct tool call against it (its tool
+   * known, its input valid); its `run()` then makes the call, emitting tool.started, tool.output
+   * and tool.completed through `ctx.emit` (see RunnerToolCall). Undefined: the backend runs no tool
+   * by itself. */
+  prepareTool?(call: RunnerToolCall, ctx: ToolCallContext): Promise<PreparedInvocation | undefined>;
   /** Releases what the backend keeps between runs (processes, servers), ending the conversation it
    * holds for `reason` (its SessionEnd hooks'; default "other"); called when the runner stops or
    * its workspace is closed. */

@@ -49,6 +49,7 @@ test("a call that would ask for approval is refused and said to need it; bypassP
   const asked = await invoke(project, "Write", { file_path: path.join(project.root, "a.txt"), content: "x" });
   assert.equal(asked.outcome?.denied, true);
   assert.equal(asked.outcome?.needsApproval, true);
+  assert.equal(asked.events.find((e) => e.type === "tool.completed" && e.needsApproval), asked.events.at(-1));
   assert.equal(await project.exists("a.txt"), false);
   const bypassed = await invoke(project, "Write", { file_path: path.join(project.root, "a.txt"), content: "x" }, { permissionMode: "bypassPermissions" });
   assert.equal(bypassed.outcome?.isError, false);

@@ -81,9 +81,10 @@ export async function prepareToolInvocation(given: ToolInvocationOptions, call: 
 async function invoke(ctx: RunContext, tool: Tool, call: ToolUseBlock): Promise<ToolInvocationOutcome> {
   let completed: Extract<AgentEvent, { type: "tool.completed" }> | undefined;
   const emit = ctx.options.emit;
+  // The call's tool.completed is held back until it is known whether a refusal needs approval.
   const state = createRunState([], (event) => {
     if (event.type === "tool.completed" && event.toolUseId === call.id) completed = event;
-    emit(event);
+    else emit(event);
   });
   const toolRun = toolRunFor(ctx, state);
   const gate = toolRun.gate!;
@@ -99,10 +100,10 @@ async function invoke(ctx: RunContext, tool: Tool, call: ToolUseBlock): Promise<
   await executeToolCalls([call], { ...toolRun, tools: { get: (name) => (name === tool.name ? tool : undefined), keys: () => [tool.name] }, gate: announced });
   await Promise.allSettled(state.background);
   if (!completed) return { output: "the call ended without a result", isError: true };
+  const asks = completed.denied === true && permissionDecision(call.name, call.input, ctx.permissions).behavior === "ask";
+  emit(asks ? { ...completed, needsApproval: true } : completed);
   const { output, isError, denied } = completed;
-  if (!denied) return { output, isError };
-  const asks = permissionDecision(call.name, call.input, ctx.permissions).behavior === "ask";
-  return { output, isError, denied: true, ...(asks && { needsApproval: true as const }) };
+  return { output, isError, ...(denied && { denied: true as const }), ...(asks && { needsApproval: true as const }) };
 }
 
 /** The run's model and provider, for what a tool call may ask of a model (a prompt hook, WebFetch);

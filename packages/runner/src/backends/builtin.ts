@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 // Narrow entries, not the package index: the index names every module of the agent (MCP, hooks,
 // compaction…), and loading them all would slow every run's start.
 import type { RunAgentOptions, RunReadyInfo } from "@harness/agent";
+import type { ToolInvocationOptions } from "@harness/agent/invoke-tool";
 import { trustedAnthropicCredentials } from "@harness/agent/api-key-helper";
 import { createAgentResources, type AgentResources } from "@harness/agent/resources";
 import { runAgent } from "@harness/agent/run-agent";
@@ -133,6 +134,27 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
           };
       }
     },
+    async prepareTool(call, ctx) {
+      const env = opts.env ?? process.env;
+      if (opts.sharedResources) resources ??= createAgentResources();
+      // Loaded when asked: a runner that only runs prompts never needs it.
+      const { prepareToolInvocation } = await import("@harness/agent/invoke-tool");
+      const options: ToolInvocationOptions = {
+        providerOptions: keysOf(call),
+        ...(call.model !== undefined && { model: call.model }),
+        ...(call.permissionMode && { permissionMode: call.permissionMode }),
+        ...call.runOptions,
+        ...opts.runOptions,
+        ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
+        ...(resources && { resources }),
+        ...(env.HOME !== undefined && { home: env.HOME }),
+        ...(opts.env && { env: opts.env }),
+        cwd: call.cwd ? resolve(ctx.workspace, call.cwd) : ctx.workspace,
+        signal: ctx.signal,
+        emit: ctx.emit,
+      };
+      return prepareToolInvocation(options, { id: ctx.toolUseId, name: call.toolName, input: call.input });
+    },
     async dispose(reason) {
       const held = resources;
       resources = undefined;
@@ -146,8 +168,11 @@ function availableOf(info: RunReadyInfo): RunAvailable {
   return { model, slashCommands, tools, mcpServers, agents, skills, outputStyle, ...(Object.keys(argumentHints).length > 0 && { argumentHints }) };
 }
 
+/** The credentials a query or a direct tool call carries. */
+type Credentials = Pick<RunnerQuery, "anthropicApiKey" | "anthropicAuthToken" | "openaiApiKey" | "awsAccessKeyId" | "awsSecretAccessKey" | "awsSessionToken" | "awsBearerTokenBedrock" | "googleAccessToken">;
+
 /** The query's credentials, over the runner's environment. */
-function keysOf(query: RunnerQuery): ProviderOverrides {
+function keysOf(query: Credentials): ProviderOverrides {
   const bedrockAuth = bedrockAuthOf(query);
   const anthropic = {
     ...(query.anthropicApiKey && { apiKey: query.anthropicApiKey }),
@@ -162,7 +187,7 @@ function keysOf(query: RunnerQuery): ProviderOverrides {
 }
 
 /** The query's Bedrock credentials, ranked as the environment's are (@harness/llm/aws-credentials). */
-function bedrockAuthOf(query: RunnerQuery): BedrockAuth | undefined {
+function bedrockAuthOf(query: Credentials): BedrockAuth | undefined {
   if (query.awsBearerTokenBedrock) return { bearer: query.awsBearerTokenBedrock };
   if (query.awsAccessKeyId && query.awsSecretAccessKey) {
     return { keys: { accessKeyId: query.awsAccessKeyId, secretAccessKey: query.awsSecretAccessKey, ...(query.awsSessionToken && { sessionToken: query.awsSessionToken }) } };

@@ -40,6 +40,10 @@ export function lazyBackend(name: string, load: () => Promise<Backend>, traits: 
       const backend = await loaded();
       return backend.rewind ? backend.rewind(request) : undefined;
     },
+    async prepareTool(call, ctx) {
+      const backend = await loaded();
+      return backend.prepareTool ? backend.prepareTool(call, ctx) : undefined;
+    },
     async dispose(reason) {
       if (!loading) return;
       const backend = await loading.catch(() => undefined);

@@ -16,6 +16,7 @@ import {
   type RunnerEvent,
   type RunnerHealth,
   type RunnerQuery,
+  type RunnerToolCall,
   type SessionEndReason,
   type TranscriptMessage,
   type WorkspaceOpenBody,
@@ -52,6 +53,10 @@ export type RunnerClient = {
   events(requestId: string, opts: { afterSeq: number; signal: AbortSignal }): AsyncIterable<RunnerEvent>;
   /** POST /runs/:requestId/<action>; throws RunnerHttpError when refused. */
   control(requestId: string, control: RunControl, signal?: AbortSignal): Promise<void>;
+  /** POST /tools/invoke: one tool call made directly, its events ending like query()'s. Throws
+   * RunnerHttpError when refused (404 no such tool, 400 bad input, 409 busy). Aborting the signal, or
+   * leaving the loop early, closes the request, which stops the call. */
+  invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
   /** POST /rewind; throws RunnerHttpError when refused (404 no checkpoint, 409 busy, 422 ignored files in the way, 501 no git). */
   rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult>;
 };
@@ -115,6 +120,11 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
       // A consumer that stops at the first event closes the request all the same.
       await byId.return(undefined);
     }
+  }
+
+  function invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+    const headers = { "content-type": "application/json", accept: "text/event-stream" };
+    return stream("/tools/invoke", { method: "POST", headers, body: JSON.stringify(body) }, opts.signal);
   }
 
   function events(requestId: string, opts: { afterSeq: number; signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
@@ -190,7 +200,7 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     }
   }
 
-  return { health, query, events, control, rewind };
+  return { health, query, events, invokeTool, control, rewind };
 }
 
 /** The base URL of workspace `id` of the runner host at `hostUrl`: a RunnerClient made with it

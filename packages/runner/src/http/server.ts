@@ -13,6 +13,8 @@
 //                               410 when some of them are no longer kept)
 //   POST /runs/:id/approve|deny|steer|cancel|configure   (see control.ts; cancel's body is none or {})
 //   Ids longer than any the runner keeps (a run id over 128 characters…) are refused with 400.
+//   POST /tools/invoke          RunnerToolCall → SSE as /query's, of one tool call made directly (see
+//                               @harness/protocol runner-tools.ts: 404 unknown tool, 400 bad input)
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
 //                               422 ignored files in the way, 501 without git)
 //
@@ -33,6 +35,7 @@ import { handleQuery, MAX_QUERY_BYTES } from "./query.ts";
 import { createRunnerHost } from "../host.ts";
 import { idLengthProblem, MAX_RUN_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
+import { handleToolCall } from "./tool-call.ts";
 import { createRunRegistry, type RunRetention } from "../runs/runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "../runs/transcripts.ts";
 import { RunnerStopping } from "../runs/abort-reason.ts";
@@ -161,6 +164,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     if (path === "/query" && method === "POST") return handleQuery(req, res, deps);
     if (path === "/health" && (method === "GET" || method === "HEAD")) return health(res);
     if (path === "/rewind" && method === "POST") return rewind(req, res);
+    if (path === "/tools/invoke" && method === "POST") return handleToolCall(req, res, deps);
     const parts = path.split("/");
     if (parts.length === 4 && parts[1] === "runs" && parts[2] !== "") {
       let requestId: string;
@@ -179,7 +183,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       if (action === "events") return notAllowed(req, res, path, "GET");
       if ((CONTROL_ACTIONS as readonly string[]).includes(action)) return notAllowed(req, res, path, "POST");
     }
-    if (path === "/query" || path === "/rewind") return notAllowed(req, res, path, "POST");
+    if (path === "/query" || path === "/rewind" || path === "/tools/invoke") return notAllowed(req, res, path, "POST");
     if (path === "/health") return notAllowed(req, res, path, "GET, HEAD");
     refuse(req, res, 404, `not found: ${method} ${shorten(path)}`);
   }

@@ -1,4 +1,4 @@
-// The Open Harness tools domain, read only: the tools a session's runs offer the model, with the
+// The Open Harness tools domain: the tools a session's runs offer the model, with the
 // descriptions and input schemas the model gets, and its MCP servers' tools by name.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -69,8 +69,6 @@ test("a session's tools are those its runs offer the model: before the first run
     assert.equal((await api(`/v1/harnesses/other/tools${q}`)).status, 404);
     for (const [method, path, operation] of [
       ["POST", "/tools", "tools.register"],
-      ["POST", "/tools/Read/invoke", "tools.invoke"],
-      ["POST", "/tools/Read/invoke/stream", "tools.invokeStream"],
       ["DELETE", "/tools/Read", "tools.unregister"],
     ]) {
       const refused = await api(`${V1}${path}${q}`, { method, body: method === "POST" ? "{}" : undefined });
@@ -78,7 +76,7 @@ test("a session's tools are those its runs offer the model: before the first run
       assert.equal((await refused.json()).error.operation, operation);
     }
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual(caps.tools.operations, ["tools.list", "tools.get"]);
+    assert.deepEqual(caps.tools.operations, ["tools.list", "tools.get", "tools.invoke", "tools.invokeStream"]);
 
     const diagnostics = await api(`${V1}/diagnostics`);
     assert.equal(diagnostics.status, 200);

@@ -1,7 +1,7 @@
 // The gateway's map from (userId, sessionId) to a live HarnessSession. A session is loaded once,
 // however many clients connect at the same moment, and dropped from memory (with its runner) a
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
-import type { SessionEndReason } from "@harness/protocol";
+import type { RunnerEvent, RunnerToolCall, SessionEndReason } from "@harness/protocol";
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort, type SessionCounts } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import type { ServerLog } from "./log/writer.ts";
@@ -9,7 +9,11 @@ import { runEnd, runEndOf } from "./run-end.ts";
 import type { SqliteDatabase } from "./sqlite/store.ts";
 
 /** `stop(reason)`: the session's conversation ends, for `reason` (what its SessionEnd hooks are told). */
-export type SessionRunner = RunnerPort & { stop?(reason?: SessionEndReason): Promise<void> };
+/** `invokeTool`: one of the session's tools called directly (absent: this runner takes no such call). */
+export type SessionRunner = RunnerPort & {
+  stop?(reason?: SessionEndReason): Promise<void>;
+  invokeTool?(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+};
 export type RunnerFactory = (ids: { userId: string; sessionId: string }) => SessionRunner;
 
 /** A hold on a live session; release it exactly once when the client leaves, saying how it left
@@ -21,6 +25,8 @@ export type SessionRegistry = {
   acquire(userId: string, sessionId: string): Promise<Lease>;
   /** The session if it is in memory now (it may be opening), without loading it. */
   live(userId: string, sessionId: string): Promise<HarnessSession | undefined>;
+  /** The runner of a session in memory (one the caller holds a lease on), if it is. */
+  runnerOf(userId: string, sessionId: string): SessionRunner | undefined;
   /** Whether the session is in memory (opened, or being opened), not being removed. */
   holds(userId: string, sessionId: string): boolean;
   /** A session's conversation: live if in memory, else as stored; undefined when there is none. */
@@ -221,6 +227,9 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
 
   return {
     acquire,
+    runnerOf(userId, sessionId) {
+      return entries.get(sessionKey(userId, sessionId))?.runner;
+    },
     holds(userId, sessionId) {
       const entry = entries.get(sessionKey(userId, sessionId));
       return entry !== undefined && !entry.closing;

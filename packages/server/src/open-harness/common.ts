@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BadRequest, check, userOf } from "../sessions/api.ts";
 import { ApiError, answerError, codeOfStatus } from "./errors.ts";
 import type { Executions } from "./executions.ts";
+import type { ToolInvoker } from "./tool-invoke.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
 /** What the routes share: the app (for the sessions API), the executions, and the request helpers. */
@@ -21,6 +22,8 @@ export type OpenHarness = {
   backend: string;
   startedAt: string;
   stopping: () => string | undefined;
+  /** One of a session's tools called directly on its runner (tool-invoke.ts). */
+  invokeTool: ToolInvoker;
 };
 
 export const PREFIX = "/v1";

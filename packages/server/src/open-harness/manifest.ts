@@ -45,9 +45,10 @@ export const CAPABILITIES = {
   },
   tools: {
     supported: true,
-    operations: ["tools.list", "tools.get"],
+    operations: ["tools.list", "tools.get", "tools.invoke", "tools.invokeStream"],
     limitations: [
-      "read only, per session (session_id in the query): the tools its last run offered the model, in that order, or before its first run those a run would start with (less those the settings' deny rules withhold); an id is the tool's name; registering, invoking and removing tools are not implemented (501)",
+      "per session (session_id in the query): the tools its last run offered the model, in that order, or before its first run those a run would start with (less those the settings' deny rules withhold); an id is the tool's name; registering and removing tools are not implemented (501)",
+      "invoking runs a built-in tool on the session's runner as a run would (its settings, permission rules and mode, hooks, sandbox), with the builtin backend only; output is { content }, the result the model would get; a call that would ask for approval is refused (403 approval_required: no one is asked), one a rule or hook refuses is 403 permission_denied; while a run is under way in the session a call is refused (409), and a prompt sent during a call fails as the runner is busy; a direct call takes no file checkpoint (a rewind does not undo it)",
       "a built-in tool's description and input_schema are those the builtin agent sends the model, as a run would make them now (Task's lists the session's agents), with secrets hidden as ***; with the claude-code backend (HARNESS_BACKEND) the tools are Claude Code's own and have their names only, and none are listed before the first run",
       "MCP tools (source mcp, source_id their server) are listed after a run only, by name, with no description or input_schema, as mcp.listTools: their servers are not started to ask them; ToolSearch (added when a run defers many MCP tools) is not listed; no tool has source skill or custom",
     ],

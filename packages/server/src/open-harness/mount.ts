@@ -27,6 +27,8 @@ import { mountSessionRoutes } from "./routes-sessions.ts";
 import { mountResumeForkRoutes } from "./routes-resume-fork.ts";
 import { mountWebhookRoutes } from "./routes-webhooks.ts";
 import { mountToolRoutes } from "./routes-tools.ts";
+import { mountToolInvokeRoutes } from "./routes-tool-invoke.ts";
+import { toolInvoker } from "./tool-invoke.ts";
 import { mountEventRoutes } from "./routes-events.ts";
 import { mountDiagnosticsRoutes, type ServerFigures } from "./routes-diagnostics.ts";
 import { mountLogRoutes } from "./routes-logs.ts";
@@ -90,6 +92,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     backend: options.backend,
     startedAt: new Date().toISOString(),
     stopping: options.stopping ?? (() => undefined),
+    invokeTool: toolInvoker(options.registry),
   };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);
@@ -109,6 +112,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountAgentWriteRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);
   mountToolRoutes(oh);
+  mountToolInvokeRoutes(oh);
   mountEventRoutes(oh, feed);
   mountDiagnosticsRoutes(oh, options.figures, feed);
   mountLogRoutes(oh, options.logs ?? createLogBuffer());

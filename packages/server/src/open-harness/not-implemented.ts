@@ -28,8 +28,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["GET", `${H}/mcp-servers/{id}/prompts`, "mcp.listPrompts"],
   ["POST", `${H}/mcp-servers/{id}/health`, "mcp.health"],
   ["POST", `${H}/tools`, "tools.register"],
-  ["POST", `${H}/tools/{id}/invoke/stream`, "tools.invokeStream"],
-  ["POST", `${H}/tools/{id}/invoke`, "tools.invoke"],
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
   ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
   ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],

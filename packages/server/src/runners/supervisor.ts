@@ -4,7 +4,7 @@
 // mid-run) is adopted, so its run can be re-attached to; one that has gone since is replaced by the
 // copy it kept of its run's end, when the run ended with nobody listening.
 import { createHash } from "node:crypto";
-import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions, type SessionEndReason } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions, type RunnerToolCall, type SessionEndReason } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-runs";
 import { nodeTransport } from "@harness/runner/node-transport";
@@ -27,6 +27,9 @@ export type SupervisedRunner = RunnerPort & {
   pid(): number | undefined;
   /** The base URL of the session's workspace on its runner (a whole RunnerProtocol), if any. */
   url(): string | undefined;
+  /** One of the session's tools called directly on its runner (started if need be; see
+   * @harness/protocol runner-tools.ts). Aborting `signal` stops the call. */
+  invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
 };
 
 export type SupervisorOptions = {
@@ -94,6 +97,7 @@ const RETIRE_POLL_MS = 250;
 /** How long a broken run stream waits for its runner's exit to be noticed, to say the runner died:
  * the connection closes before the process's exit is reported. */
 const EXIT_WAIT_MS = 1000;
+const BUSY_WITH_TOOL_CALL = "a tool call made directly is in flight in this session";
 /** How the server speaks HTTP to its runners: node:http, cheaper per event than fetch. */
 const sharedTransport = nodeTransport();
 /** Queries leave one per event-loop turn: a hundred prompts submitted at once do not hold up the
@@ -184,6 +188,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let fresh: { live: Live; until: number } | undefined;
   let starting: Promise<Live> | undefined;
   let active = 0;
+  /** Direct tool calls in flight (at most one). */
+  let calling = 0;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -441,6 +447,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
+      if (calling > 0) throw new Error(`${BUSY_WITH_TOOL_CALL}: send the prompt once it has ended`);
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
       const labelled: RunnerQuery = options.labelsDebug ? { ...planned, debugLabel: options.member } : planned;
       const owned: RunnerQuery = { ...labelled, telemetry: ownerOf(options.member) };
@@ -456,6 +463,44 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       }
       const send = (to: Live) => queryRun(to.client, withKey, { ...opts, ...(options.userShell && { userShell: true }), onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
       const events = takenOnce(runner, send, resending("query", opts.signal), (to) => (runner = to));
+      return { serving: () => runner, events };
+    });
+  }
+
+  /** A direct tool call carries what a query does besides the session's: the server's runOptions,
+   * its plan mode, the credentials (for what the call may ask of a model: a prompt hook's verdict).
+   * It is not sent again when its runner did not take it: the caller may call again. */
+  async function* invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+    // Refused here, not by the runner: a runner found busy is taken for one winding down a cancelled
+    // run, and closed after a while (see ensure), which would end the call in flight.
+    if (calling > 0) throw new RunnerHttpError(409, BUSY_WITH_TOOL_CALL);
+    calling++;
+    try {
+      yield* callTool(body, opts);
+    } finally {
+      calling--;
+    }
+  }
+
+  function callTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
+    return streaming(opts.signal, async () => {
+      const planned: RunnerToolCall = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
+      const carried: RunnerToolCall = {
+        ...planned,
+        telemetry: ownerOf(options.member),
+        ...(options.labelsDebug && { debugLabel: options.member }),
+        ...(options.runOptions && { runOptions: options.runOptions }),
+      };
+      // A path for Claude Code's own minting, which a direct call (the builtin agent's tools) has no use for.
+      const { googleCredentialsFile: _file, ...keys } = options.credentials ? await options.credentials() : {};
+      let runner: Live;
+      try {
+        runner = await ensure(opts.signal);
+      } catch (err) {
+        if (opts.signal.aborted) throw err;
+        throw new Error(`the runner failed to start: ${(err as Error).message}`);
+      }
+      const events = runner.client.invokeTool({ ...carried, ...keys }, opts)[Symbol.asyncIterator]() as AsyncGenerator<RunnerEvent>;
       return { serving: () => runner, events };
     });
   }
@@ -618,6 +663,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     attach,
     control,
     rewind,
+    invokeTool,
     pid: () => live?.process.pid,
     url: () => live?.url,
     async stop(reason) {

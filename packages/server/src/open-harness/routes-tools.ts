@@ -3,8 +3,8 @@
 // A built-in tool's description and input schema are the builtin agent's own, made by the code that
 // makes them for the model (@harness/agent's defaultTools and schemaOf) from what a run in the
 // session's workspace reads (its agents, skills, settings' env and sandbox). MCP servers' tools are
-// known by name only, from the last run: the servers are not started to ask them. Registering,
-// invoking and removing tools is not done over this API (501).
+// known by name only, from the last run: the servers are not started to ask them. Invoking a tool is
+// routes-tool-invoke.ts; registering and removing tools are not done over this API (501).
 import type { Context } from "hono";
 import { z } from "zod";
 import { discoverSkills } from "@harness/agent/discover-skills";

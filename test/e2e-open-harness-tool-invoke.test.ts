@@ -19,7 +19,10 @@ before(async () => {
   api = apiAs(h.server.url);
   sessionId = (await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json()).session.id;
   q = `?session_id=${sessionId}`;
-  const settings = { permissions: { allow: ["Bash"], deny: ["Bash(rm:*)"] } };
+  const settings = {
+    permissions: { allow: ["Bash", "Edit"], deny: ["Bash(rm:*)"] },
+    hooks: { PreToolUse: [{ matcher: "Grep", hooks: [{ type: "command", command: "echo 'searching is off here' >&2; exit 2" }] }] },
+  };
   assert.equal((await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: JSON.stringify(settings) })).status, 201);
   assert.equal((await api(`${V1}/files/notes.txt${q}`, { method: "PUT", body: "first line\n" })).status, 201);
 });
@@ -55,12 +58,35 @@ test("a call a deny rule names is 403 naming the rule, and does not run; one tha
   assert.match(error.message, /Bash\(rm:\*\)/);
   assert.equal(await readFile(join(h.workspace("alice", sessionId), "notes.txt"), "utf8"), "first line\n");
 
-  const asked = await invoke("Write", { input: { file_path: join(h.workspace("alice", sessionId), "new.txt"), content: "x" } }, "invoke/stream");
+  const asked = await invoke("WebFetch", { input: { url: "https://example.com/", prompt: "What is it?" } }, "invoke/stream");
   assert.equal(asked.status, 403);
   const refusal = (await asked.json()).error;
   assert.equal(refusal.code, "approval_required");
   assert.equal(refusal.operation, "tools.invokeStream");
-  assert.match(refusal.message, /Write needs approval/);
+  assert.match(refusal.message, /WebFetch needs approval/);
+});
+
+test("a PreToolUse hook of the settings that blocks the call makes it 403 with the hook's reason", async () => {
+  const res = await invoke("Grep", { input: { pattern: "line" } });
+  assert.equal(res.status, 403);
+  const { error } = await res.json();
+  assert.equal(error.code, "permission_denied");
+  assert.match(error.message, /searching is off here/);
+});
+
+test("calls share the conversation's file state: an Edit of a file not read fails, after a Read it is made", async () => {
+  const file = join(h.workspace("alice", sessionId), "edit-me.txt");
+  assert.equal((await api(`${V1}/files/edit-me.txt${q}`, { method: "PUT", body: "alpha\nbeta\n" })).status, 201);
+  const edit = { input: { file_path: file, old_string: "beta", new_string: "BETA" } };
+  const unread = await (await invoke("Edit", edit)).json();
+  assert.equal(unread.success, false);
+  assert.match(unread.error, /read/i);
+  const read = await (await invoke("Read", { input: { file_path: file } })).json();
+  assert.equal(read.success, true);
+  assert.match(read.output.content, /alpha/);
+  const edited = await (await invoke("Edit", edit)).json();
+  assert.equal(edited.success, true, JSON.stringify(edited));
+  assert.equal(await readFile(file, "utf8"), "alpha\nBETA\n");
 });
 
 test("bad input is 400 naming the field; an unknown tool or session is 404", async () => {

@@ -31,6 +31,9 @@ export async function handleToolCall(req: IncomingMessage, res: ServerResponse, 
     if (streaming) run.log.append(event);
     else early.push(event);
   };
+  // A client gone while the configuration loads has the call stopped before it starts.
+  const gone = () => run.controller.abort();
+  res.once("close", gone);
   try {
     let prepared;
     try {
@@ -46,6 +49,8 @@ export async function handleToolCall(req: IncomingMessage, res: ServerResponse, 
     }
     if (!prepared) return sendError(res, 501, `the ${selected.backend.name} backend runs no tool by itself`);
     if (!prepared.ok) return sendError(res, STATUS[prepared.problem], prepared.message);
+    res.off("close", gone);
+    if (run.controller.signal.aborted) return;
     streamLog(res, run.log, [], () => run.controller.abort());
     streaming = true;
     run.log.append({ type: "run.started", requestId: run.requestId });
@@ -54,6 +59,7 @@ export async function handleToolCall(req: IncomingMessage, res: ServerResponse, 
     if (run.controller.signal.aborted) run.log.append({ type: "run.error", message: "cancelled" });
     else run.log.append({ type: "run.completed", result: outcome.output });
   } finally {
+    res.off("close", gone);
     deps.runs.finish(run);
     deps.activity();
   }

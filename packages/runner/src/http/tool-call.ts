@@ -49,8 +49,8 @@ export async function handleToolCall(req: IncomingMessage, res: ServerResponse, 
     }
     if (!prepared) return sendError(res, 501, `the ${selected.backend.name} backend runs no tool by itself`);
     if (!prepared.ok) return sendError(res, STATUS[prepared.problem], prepared.message);
+    // Run even when the client has gone meanwhile: it ends at once as interrupted, releasing what it holds.
     res.off("close", gone);
-    if (run.controller.signal.aborted) return;
     streamLog(res, run.log, [], () => run.controller.abort());
     streaming = true;
     run.log.append({ type: "run.started", requestId: run.requestId });

@@ -173,3 +173,26 @@ test("an agent is cloned into the workspace, exported as a ZIP holding AGENTS.md
     await h.close();
   }
 });
+
+test("an agent whose prompt holds a secret, read through the API and sent back with its ***, is refused, its file kept", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const workspace = h.workspace("alice", session.id);
+    await mkdir(join(workspace, ".claude", "agents"), { recursive: true });
+    await writeFile(join(workspace, ".claude", "settings.json"), JSON.stringify({ env: { DEPLOY_TOKEN: "tok-8c1d7e2f9a" } }));
+    const original = "---\nname: deployer\ndescription: Deploys\n---\n\nDeploy with tok-8c1d7e2f9a.\n";
+    await writeFile(join(workspace, ".claude", "agents", "deployer.md"), original);
+    const shown = (await (await api(`${V1}/agents/deployer${q}`)).json()).agent.config.system_prompt as string;
+    assert.match(shown, /Deploy with \*\*\*\./);
+    const echoed = await api(`${V1}/agents/deployer${q}`, json("PATCH", { config: { system_prompt: `${shown} Then tag it.` } }));
+    assert.equal(echoed.status, 409);
+    assert.match((await echoed.json()).error.message, /secret values, which this API shows as \*\*\*/);
+    assert.equal(await readFile(join(workspace, ".claude", "agents", "deployer.md"), "utf8"), original);
+    assert.equal((await api(`${V1}/agents/deployer${q}`, json("PATCH", { description: "Deploys and tags" }))).status, 200);
+  } finally {
+    await h.close();
+  }
+});

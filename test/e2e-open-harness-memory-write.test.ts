@@ -92,3 +92,31 @@ test("memory blocks the API does not write, or that the runs would not read, are
     await h.close();
   }
 });
+
+test("a block whose file holds a secret, read through the API and sent back with its ***, is refused, the file kept", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const workspace = h.workspace("alice", session.id);
+    await mkdir(join(workspace, ".claude"), { recursive: true });
+    await writeFile(join(workspace, ".claude", "settings.json"), JSON.stringify({ env: { DEPLOY_TOKEN: "tok-8c1d7e2f9a" } }));
+    const original = "Deploy with the token tok-8c1d7e2f9a.\n";
+    await writeFile(join(workspace, "CLAUDE.md"), original);
+    const block = `${V1}/agents/general-purpose/memory/blocks/CLAUDE.md${q}`;
+    const shown = (await (await api(block)).json()).block.value as string;
+    assert.equal(shown, "Deploy with the token ***.\n");
+
+    const echoed = await api(block, { method: "PUT", body: JSON.stringify({ value: `${shown}Run the tests first.\n` }) });
+    assert.equal(echoed.status, 409);
+    assert.match((await echoed.json()).error.message, /secret values, which this API shows as \*\*\*/);
+    assert.equal(await readFile(join(workspace, "CLAUDE.md"), "utf8"), original);
+
+    const whole = await api(block, { method: "PUT", body: JSON.stringify({ value: `${original}Run the tests first.\n` }) });
+    assert.equal(whole.status, 200);
+    assert.equal(await readFile(join(workspace, "CLAUDE.md"), "utf8"), `${original}Run the tests first.\n`);
+  } finally {
+    await h.close();
+  }
+});

@@ -9,6 +9,7 @@ import { bodyOf, check } from "../sessions/api.ts";
 import { agentAsLoaded, agentFileText, changedAgentText, EntryName, type AgentFields } from "./agent-files.ts";
 import { agentPlace, agentText, checkFree, definitionOf, deleteAgentFile, writableFile, writeAgentFile } from "./agent-writes.ts";
 import { H, handle, harnessOf, refuseUnsupported, type OpenHarness } from "./common.ts";
+import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
 import { formOf } from "./multipart.ts";
 import { agentOf } from "./routes-agents.ts";
@@ -145,7 +146,9 @@ export function mountAgentWriteRoutes(oh: OpenHarness): void {
       const agent = definitionOf(at, c.req.param("agentId")!);
       const relative = writableFile(at, agent, "agents.update");
       const changes = fieldsOf(check(UpdateBody, await bodyOf(c, AGENT_MAX_BYTES)), "agents.update");
-      const text = changedAgentText(await agentText(at, agent), changes);
+      const current = await agentText(at, agent);
+      refuseEchoedSecrets(current, [changes.systemPrompt, changes.description], at.settings.hide, `agent ${agent.name}'s file`, "agents.update");
+      const text = changedAgentText(current, changes);
       const name = changes.name ?? agent.name;
       if (name === agent.name) {
         await writeAgentFile(oh, c, at, name, text, "agents.update", relative, true);

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Context } from "hono";
 import { z } from "zod";
 import { bodyOf, check } from "../sessions/api.ts";
+import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import { agentOf } from "./routes-agents.ts";
@@ -105,6 +106,7 @@ export function mountMemoryWriteRoutes(oh: OpenHarness): void {
       const root = place.settings.place.cwd;
       // A rule's value is its text without its frontmatter, which a new value without one keeps.
       const before = (await readWorkspaceText(root, block.label)) ?? "";
+      refuseEchoedSecrets(before, [body.value], place.settings.hide, `memory block "${block.label}"`, operation);
       const front = block.label.startsWith(".claude/rules/") && !FRONTMATTER.test(body.value) ? (FRONTMATTER.exec(before)?.[0] ?? "") : "";
       await writeFileAt(root, block.label, encode(front + body.value), true, stillOwned(oh, c, place.sessionId));
       const after = await shown(oh, c, place.agentId, block.label);

@@ -3,15 +3,13 @@
 // was, and the whole written back atomically (beside it, then renamed over it) by the files routes'
 // writer, so that the file is confined to the workspace as theirs are (a link out is refused). A
 // file that is not a JSON object is never written over. Changes of one file are made one at a time.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import path from "node:path";
 import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
 import { isWithin } from "@harness/agent/real-paths";
 import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
 import { ApiError } from "./errors.ts";
 import { writeFileAt, type SessionCheck } from "./workspace-files.ts";
-import { checkOpened, confined, refusalOf } from "./workspace-paths.ts";
+import { confined, openConfined, refusalOf } from "./workspace-paths.ts";
 
 /** A file of at most this many bytes is read to be changed; a configuration file is far smaller. */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -21,13 +19,9 @@ const MAX_BYTES = 8 * 1024 * 1024;
 export async function readWorkspaceText(root: string, relative: string): Promise<string | undefined> {
   try {
     const real = await confined(root, relative);
-    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    });
+    const handle = await openConfined(root, real, relative);
     if (!handle) return undefined;
     try {
-      await checkOpened(handle.fd, root, relative);
       const stats = await handle.stat();
       if (!stats.isFile()) throw new ApiError(409, "conflict", `${relative} is not a regular file; it was left as it is`);
       if (stats.size > MAX_BYTES) throw new ApiError(409, "conflict", `${relative} is larger than ${MAX_BYTES / 1024 / 1024} MiB: no configuration file is; it was left as it is`);

@@ -9,7 +9,7 @@ import { realPathOf } from "@harness/agent/real-paths";
 import { ApiError } from "./errors.ts";
 import { mimeTypeByName, mimeTypeOf } from "./file-types.ts";
 import { type At, inDirectory, makeDirsBelow, removeAll } from "./workspace-at.ts";
-import { checkOpened, confined, entryAt, openedStats, placeOf, refusalOf } from "./workspace-paths.ts";
+import { checkOpened, confined, entryAt, openConfined, openedStats, placeOf, refusalOf } from "./workspace-paths.ts";
 import { walk, type Walked } from "./workspace-walk.ts";
 
 /** A list answers at most this many entries (then `truncated`); a write takes at most this many bytes. */
@@ -94,11 +94,9 @@ export async function openFile(root: string, relative: string) {
   if (relative === "") throw new ApiError(400, "invalid_request", "path: names the workspace itself, a directory: list it with GET .../files");
   return onPath(relative, async () => {
     const real = await confined(root, relative);
-    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === "ENOENT" ? notFound(relative) : error;
-    });
+    const handle = await openConfined(root, real, relative);
+    if (!handle) throw notFound(relative);
     try {
-      await checkOpened(handle.fd, root, relative);
       const stats = await handle.stat();
       if (stats.isDirectory()) throw new ApiError(400, "invalid_request", `path: "${relative}" is a directory, not a file: list it with GET .../files?path=${encodeURIComponent(relative)}`);
       if (!stats.isFile()) throw new ApiError(400, "invalid_request", `path: "${relative}" is not a regular file (a pipe, a socket or a device): only files are read`);

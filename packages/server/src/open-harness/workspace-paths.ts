@@ -4,7 +4,7 @@
 // opened is checked to be where it was looked for (checkOpened: a run may swap a directory for a
 // link in between).
 import { constants, type Stats } from "node:fs";
-import { lstat, open, readlink } from "node:fs/promises";
+import { lstat, open, readlink, type FileHandle } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { z } from "zod";
 import { isWithin, realPathOf } from "@harness/agent/real-paths";
@@ -48,10 +48,10 @@ export async function checkOpened(fd: number, root: string, relative: string): P
   if (place !== undefined && !isWithin(place, realPathOf(root))) throw leadsOut(relative);
 }
 
-/** What is at `real` (where confined() found `relative` to lead), as the file opened there: never
- * through a link at its end, without waiting on a pipe, once checkOpened() has taken it; undefined
- * when nothing is. */
-export async function openedStats(root: string, real: string, relative: string): Promise<Stats | undefined> {
+/** The file at `real` (where confined() found `relative` to lead), opened: never through a link
+ * at its end, without waiting on a pipe, and checked by checkOpened(); undefined when nothing is
+ * there. The caller closes it. */
+export async function openConfined(root: string, real: string, relative: string): Promise<FileHandle | undefined> {
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
@@ -59,6 +59,18 @@ export async function openedStats(root: string, real: string, relative: string):
   if (!handle) return undefined;
   try {
     await checkOpened(handle.fd, root, relative);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** What is at `real`, as the file openConfined() opens there; undefined when nothing is. */
+export async function openedStats(root: string, real: string, relative: string): Promise<Stats | undefined> {
+  const handle = await openConfined(root, real, relative);
+  if (!handle) return undefined;
+  try {
     return await handle.stat();
   } finally {
     await handle.close();

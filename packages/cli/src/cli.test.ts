@@ -308,7 +308,7 @@ test("--help and --version", async () => {
   assert.match(version.stdout, /^harness \d+\.\d+\.\d+ \(node v\d+\.\d+\.\d+\)\n$/);
 });
 
-test("Ctrl-C cancels a run in flight and exits 130", async (t) => {
+test("Ctrl+C cancels a run in flight and exits 130", async (t) => {
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   t.after(() => release());
@@ -323,7 +323,7 @@ test("Ctrl-C cancels a run in flight and exits 130", async (t) => {
   assert.equal(stderr, "harness: cancelled\n");
 });
 
-test("Ctrl-C while an MCP server hangs at startup exits at once and stops the server", async (t) => {
+test("Ctrl+C while an MCP server hangs at startup exits at once and stops the server", async (t) => {
   const dir = tempDir(t);
   // The server says it started (with its process id) and never answers the handshake.
   const started = join(dir, "started");
@@ -341,7 +341,7 @@ test("Ctrl-C while an MCP server hangs at startup exits at once and stops the se
   const { code } = await result;
   assert.equal(code, 130);
   // Not the MCP SDK's 2 s wait for a server to exit by itself after its input closes.
-  assert.ok(performance.now() - interrupted < 1_500, `took ${Math.round(performance.now() - interrupted)} ms after Ctrl-C`);
+  assert.ok(performance.now() - interrupted < 1_500, `took ${Math.round(performance.now() - interrupted)} ms after Ctrl+C`);
   assert.ok(await gone(serverPid), "the MCP server process is still running");
 });
 

@@ -242,7 +242,7 @@ export function chatInTerminal(t: { after(fn: () => unknown): void }, args: stri
   return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat ${args}`, { cwd: options.cwd ?? root, env, columns: options.columns });
 }
 
-/** Ctrl-D at the chat's terminal, and the chat ends with status 0. */
+/** Ctrl+D at the chat's terminal, and the chat ends with status 0. */
 export async function leaveChat(chat: { type(keys: string): unknown; closed: Promise<number | null> }): Promise<void> {
   chat.type("\x04");
   assert.equal(await chat.closed, 0);

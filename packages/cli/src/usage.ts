@@ -40,7 +40,7 @@ Without a prompt (or with -), the prompt is read from standard input: git diff |
 With a prompt, input piped or redirected in follows it: cat error.log | harness run "explain"
 (to leave it out, say in a "while read" loop or from a program that keeps its pipe open:
 < /dev/null)
-Exit status: 0 on success, 1 when the run fails, 2 for bad usage, 130 when cancelled with Ctrl-C,
+Exit status: 0 on success, 1 when the run fails, 2 for bad usage, 130 when cancelled with Ctrl+C,
 143 when terminated (SIGTERM), 129 when its terminal closed (SIGHUP).
 
 Options:
@@ -169,7 +169,7 @@ Environment:
 const SERVE = `Usage: harness serve [options]
 
 Starts the Harness server and prints its URL (bound to every interface, --host 0.0.0.0, loopback
-first, then the machine's addresses). Stops cleanly on Ctrl-C or SIGTERM: runs still in flight are
+first, then the machine's addresses). Stops cleanly on Ctrl+C or SIGTERM: runs still in flight are
 written down as interrupted (after HARNESS_STOP_GRACE_MS, during which /healthz answers 503); a
 second signal stops at once.
 
@@ -264,9 +264,9 @@ Claude's other options (--agent, --fallback-model, --json-schema…) are harness
 
 In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N],
 /commands, /quit, /help.
-Esc or Ctrl-C cancels a run under way; with none, Ctrl-C clears the line, and leaves when pressed
+Esc or Ctrl+C cancels a run under way; with none, Ctrl+C clears the line, and leaves when pressed
 twice on an empty one; Esc twice lists the prompts to rewind to. A line ending in \\ (or Alt+Enter)
-goes on to a new line of the same prompt. Ctrl-D leaves.
+goes on to a new line of the same prompt. Ctrl+D leaves.
 
 Environment:
   HARNESS_TOKEN        the server's token, when it has one

@@ -1,5 +1,5 @@
 // Why a conversation ends, as Claude Code tells its SessionEnd hooks (`reason`): "clear" (/clear),
-// "logout", "prompt_input_exit" (the user left at the prompt: Ctrl-D, /exit, Ctrl-C twice), "other".
+// "logout", "prompt_input_exit" (the user left at the prompt: Ctrl+D, /exit, Ctrl+C twice), "other".
 // A conversation ends where its resources go: with a run (harness run), or on the runner when its
 // workspace is closed (DELETE /workspaces/:id {reason?}), which a session server does when the
 // session leaves memory or the server stops. A client says how it left in its WebSocket close

@@ -132,7 +132,7 @@ export async function connectServer(config: McpRunServerConfig, options: Connect
     mcpDebug(config, (name) => `server ${name} failed: ${connection.error}`);
     // A server given up on before its handshake ended (shutdown, timeout, a refused handshake) has
     // no session to end politely: it is stopped at once, with its group, rather than after the wait
-    // for it to exit on its own, so that Ctrl-C during a slow server's start does not linger.
+    // for it to exit on its own, so that Ctrl+C during a slow server's start does not linger.
     if (transport instanceof StdioServerTransport) transport.terminate();
     await release(connection);
   }

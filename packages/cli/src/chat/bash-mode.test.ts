@@ -1,7 +1,7 @@
 // `!` bash mode of `harness chat`, in a real terminal against a local chat and the fake Anthropic
 // server: a line starting with "!" runs in the session's project without the model, its output is
 // shown, and the model sees the command and its output with the next prompt. The command goes
-// through the rules the Bash tool goes through, and Ctrl-C stops it.
+// through the rules the Bash tool goes through, and Ctrl+C stops it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -42,7 +42,7 @@ function lastUserText(body: { messages: { role: string; content: unknown }[] }):
 
 test("a ! line runs in the project without the model, shows its output, and the model sees both with the next prompt", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl-D leaves/);
+  await chat.sees(/Ctrl+D leaves/);
   const asked = fake.requests.length;
   chat.type("!echo printed-by-bash && cat notes.txt && seq 1 12\r");
   await chat.shows(/the build runs on Fridays/);
@@ -61,9 +61,9 @@ test("a ! line runs in the project without the model, shows its output, and the 
   assert.equal(await chat.closed, 0);
 });
 
-test("a ! command keeps to the project's permission rules, and Ctrl-C stops one that runs on", async (t) => {
+test("a ! command keeps to the project's permission rules, and Ctrl+C stops one that runs on", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl-D leaves/);
+  await chat.sees(/Ctrl+D leaves/);
   chat.type("!rm notes.txt\r");
   await chat.shows(/denied|refused|not allowed/i);
   assert.ok(existsSync(join(project, "notes.txt")), "the deny rule kept the file");

@@ -119,7 +119,7 @@ test("piped commands that start nothing do not hold up the lines after them", as
   assert.equal(server.fake.requests[before].body.model, "claude-test-model");
 });
 
-test("Ctrl-C during a piped chat's run cancels it and ends the chat with 130; the lines after it are not sent", async () => {
+test("Ctrl+C during a piped chat's run cancels it and ends the chat with 130; the lines after it are not sent", async () => {
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   server.fake.push({ text: ["Thinking", " hard"], hold });

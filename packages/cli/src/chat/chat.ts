@@ -52,7 +52,7 @@ const DEFAULT_URL = "http://127.0.0.1:7700";
 const LOCAL_CANCEL_MS = 10_000;
 /** Lines typed at a terminal this soon after one another were pasted together. */
 const PASTE_MS = 30;
-/** How soon a second Ctrl-C on an empty line at a terminal leaves. */
+/** How soon a second Ctrl+C on an empty line at a terminal leaves. */
 const LEAVE_AGAIN_MS = 2_000;
 
 /** The user id a chat uses when none is given: $HARNESS_USER, else the login name if it is a valid id. */
@@ -209,7 +209,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   const interactive = Boolean(io.stdin.isTTY);
   const numbering = createApprovalNumbering();
   // At a terminal the chat reads keys itself (raw mode): the terminal's own line mode cuts a line
-  // at 4,095 characters and knows no arrow keys or history. Ctrl-C then comes as a key, not SIGINT.
+  // at 4,095 characters and knows no arrow keys or history. Ctrl+C then comes as a key, not SIGINT.
   const screen = [io.stderr, io.stdout].find(isWritable);
   const terminal = interactive && typeof (io.stdin as { setRawMode?: unknown }).setRawMode === "function" && screen !== undefined;
   // The line being typed is kept below what the chat prints, where the terminal can move the cursor.
@@ -381,7 +381,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   if (leftBypass) view.note(`(${BYPASS_OFF}: the chat goes on in default mode)`);
   if (notifyChoice?.problem) view.note(`✗ ${notifyChoice.problem}`, "error");
   if (channel && notifyAfter.problem) view.note(`✗ ${notifyAfter.problem}`, "error");
-  if (interactive) view.note(`type a prompt; "/help" lists the commands${paste ? ', "?" the keys' : ""}; Esc or Ctrl-C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl-D leaves`);
+  if (interactive) view.note(`type a prompt; "/help" lists the commands${paste ? ', "?" the keys' : ""}; Esc or Ctrl+C cancels a run; \\ or Alt+Enter before Enter starts a new line; Ctrl+D leaves`);
   statusLine?.update(client.state);
   modes.refresh();
 
@@ -389,7 +389,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   let finish!: (status: number) => void;
   const finished = new Promise<number>((resolve) => (finish = (status) => ((leaving = true), resolve(status))));
   /** How the chat was left, which the session's SessionEnd hooks are told when it ends: as in Claude
-   * Code, "prompt_input_exit" when the user left at the prompt (Ctrl-D, /exit, Ctrl-C twice), else
+   * Code, "prompt_input_exit" when the user left at the prompt (Ctrl+D, /exit, Ctrl+C twice), else
    * "other" (a signal, the server gone, a piped chat's input over). */
   let left: SessionEndReason = "other";
   const leaveAtPrompt = (status: number) => {
@@ -403,7 +403,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   let switching = false;
   /** The chat said already what becomes of the run under way as it ends. */
   let toldRunFate = false;
-  /** A prompt was sent whose run the state does not show yet: Ctrl-C then cancels it too. */
+  /** A prompt was sent whose run the state does not show yet: Ctrl+C then cancels it too. */
   let starting = false;
   client.on("state", (state) => (runUnderWay(state) || state.status === "error") && (starting = false));
   client.on("error", () => (starting = false));
@@ -493,7 +493,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   });
   /** Acts on one line; resolves once a piped chat may go on. */
   const act = async ({ text, takenOff }: Entered): Promise<void> => {
-    // Lines read after the chat was left (Ctrl-C, /quit) are not sent.
+    // Lines read after the chat was left (Ctrl+C, /quit) are not sent.
     if (leaving) return;
     // A line taken off as a steer goes as one, whatever the session did since: the session takes a
     // steer that finds no run under way as a prompt. One kept as typed steers a run under way or
@@ -543,7 +543,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   /** `byEscape`: Esc, which never leaves, asked for it; the note then says nothing of leaving. */
   const cancelRun = (byEscape = false) => {
     cancelling = true;
-    view.note(byEscape ? "cancelling the run" : `cancelling the run (Ctrl-C again to leave${interactive ? "" : " at once"})`);
+    view.note(byEscape ? "cancelling the run" : `cancelling the run (Ctrl+C again to leave${interactive ? "" : " at once"})`);
     send({ type: "cancel" });
     // At a terminal the chat goes on; a piped chat stops there, as `harness run` does.
     void client.waitFor((state) => !runUnderWay(state)).then(() => (interactive ? (cancelling = false) : finish(130)), () => undefined);
@@ -555,16 +555,16 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
     clearLine(lines);
     paste?.forget();
   };
-  /** When Ctrl-C last found nothing to cancel or clear. */
+  /** When Ctrl+C last found nothing to cancel or clear. */
   let idleInterruptAt = -Infinity;
-  // At a terminal, as in Claude Code: with no run to cancel, Ctrl-C clears the prompt being typed,
+  // At a terminal, as in Claude Code: with no run to cancel, Ctrl+C clears the prompt being typed,
   // and leaves when pressed again on an empty one soon after.
   const onKeyInterrupt = () => {
     if (runUnderWay(client.state) || starting || cancelling) return onInterrupt();
     if (lines.line || earlier.length > 0 || continuing) return clearInput();
     if (Date.now() - idleInterruptAt < LEAVE_AGAIN_MS) return leaveAtPrompt(130);
     idleInterruptAt = Date.now();
-    view.note("(Ctrl-C again to leave, or Ctrl-D)");
+    view.note("(Ctrl+C again to leave, or Ctrl+D)");
   };
   const stopKeys = terminal
     ? watchKeys(io.stdin, lines, {

@@ -3,7 +3,7 @@
 // is asked for focus reports (ESC[?1004h) and sends ESC[I on focus in, ESC[O on focus out; a
 // terminal that does not know the mode sends nothing and the focus stays unknown. The reports are
 // taken before the line editor (and the search, the paste, Ctrl+G) see them: they are no keys.
-// However the chat ends, a crash included, the terminal stops reporting; Ctrl-Z stops it too until
+// However the chat ends, a crash included, the terminal stops reporting; Ctrl+Z stops it too until
 // the chat is brought back.
 import type { Interface } from "node:readline";
 

@@ -21,7 +21,7 @@ export async function missingKeyNote(project: string, io: CliIO, model?: string)
     const route = routeModel(pick.model, ctx.env);
     if (!route.ok || route.prefix !== "anthropic" || hasAnthropicCredentials(undefined, ctx.env)) return undefined;
     if (await trustedAnthropicCredentials({ home: ctx.home })) return undefined;
-    return `${MISSING_ANTHROPIC_KEY} (this chat's runs fail without it: leave with Ctrl-D, export it, and start harness again)`;
+    return `${MISSING_ANTHROPIC_KEY} (this chat's runs fail without it: leave with Ctrl+D, export it, and start harness again)`;
   } catch {
     return undefined;
   }

@@ -38,7 +38,7 @@ lists the choices). A line ending in \\ (or Alt+Enter, or Ctrl+J) goes on to a n
 prompt; Ctrl+G opens the prompt in $VISUAL or $EDITOR, and puts what it saves back on the line.
 Ctrl+O shows tool calls whole (verbose output) or, pressed again, as excerpts; Ctrl+T shows the
 todo list the agent keeps.
-  /cancel                 cancel the run under way (Esc and Ctrl-C do too)
+  /cancel                 cancel the run under way (Esc and Ctrl+C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent
   /mode default|acceptEdits|bypassPermissions|plan
@@ -58,7 +58,7 @@ todo list the agent keeps.
                           mode): its output is shown, and the model sees both with the next
                           prompt; the permission rules and the sandbox hold as for the Bash tool
   /vim                    vim mode of the prompt on or off, for this chat (Esc: normal mode)
-  /quit                   leave (Ctrl-D too); a run under way goes on in the session
+  /quit                   leave (Ctrl+D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent: its skills and slash commands,
   /compact [instructions] (summarise the conversation so far) and /clear (start it afresh),
   and its reports /context /cost /mcp /memory /agents /hooks /status /todos /export [file]
@@ -71,7 +71,7 @@ export const CHAT_KEYS = `Keys:
   Enter                   send the prompt (while a run is under way: steer it)
   Alt+Enter, Ctrl+J       a new line of the prompt (as \\ before Enter; Shift+Enter too, where
                           the terminal tells it apart)
-  Esc, Ctrl-C             cancel the run under way; with none, Ctrl-C clears the line (twice:
+  Esc, Ctrl+C             cancel the run under way; with none, Ctrl+C clears the line (twice:
                           leave)
   Esc Esc                 clear the prompt; on an empty one, list the prompts to /rewind to
   Shift+Tab               the next permission mode
@@ -85,7 +85,7 @@ export const CHAT_KEYS = `Keys:
                           path of an image file too)
   Ctrl+L                  clear the screen
   Ctrl+_                  undo the last edit of the line
-  Ctrl-D                  leave (on an empty line)
+  Ctrl+D                  leave (on an empty line)
   /vim                    vim mode on or off: Esc for normal mode, i a o… to insert
   !COMMAND                run COMMAND in the project (bash mode); /help lists the commands
 `;

@@ -1,5 +1,5 @@
 // How a chat was left reaches the SessionEnd hooks, as in Claude Code: leaving at the prompt
-// (Ctrl-D, /exit, Ctrl-C twice) is "prompt_input_exit", anything else "other" — in a local chat
+// (Ctrl+D, /exit, Ctrl+C twice) is "prompt_input_exit", anything else "other" — in a local chat
 // (its server ends with it) and in a chat on a server's session (told when the session ends there).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -29,13 +29,13 @@ async function eventually(file: string): Promise<void> {
   }
 }
 
-test("a local chat left with Ctrl-D, /exit or Ctrl-C twice tells SessionEnd prompt_input_exit", async (t) => {
+test("a local chat left with Ctrl+D, /exit or Ctrl+C twice tells SessionEnd prompt_input_exit", async (t) => {
   for (const leave of ["\x04", "/exit\r", "\x03\x03"]) {
     const { home, ended } = homeWithSessionEnd("harness-end-home-");
     const project = model.dir("harness-end-project-");
     const env = { NO_COLOR: "1", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
     const chat = chatInTerminal(t, "--local", { cwd: project, env, columns: 120 });
-    await chat.sees(/Ctrl-D leaves/);
+    await chat.sees(/Ctrl+D leaves/);
     model.fake.push({ text: "Hello." });
     chat.type("hi\r");
     await chat.sees(/Hello\./);
@@ -46,14 +46,14 @@ test("a local chat left with Ctrl-D, /exit or Ctrl-C twice tells SessionEnd prom
   }
 });
 
-test("a chat on a server's session left with Ctrl-D tells SessionEnd prompt_input_exit when the session ends there", async (t) => {
+test("a chat on a server's session left with Ctrl+D tells SessionEnd prompt_input_exit when the session ends there", async (t) => {
   const dataDir = model.dir("harness-end-server-");
   const { home, ended } = homeWithSessionEnd("harness-end-serverhome-");
   const server = await startHarnessServer({ dataDir, env: { HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url } });
   t.after(() => server.stop());
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   const chat = chatInTerminal(t, "--session ended", { env, columns: 120 });
-  await chat.sees(/Ctrl-D leaves/);
+  await chat.sees(/Ctrl+D leaves/);
   model.fake.push({ text: "Hello." });
   chat.type("hi\r");
   await chat.sees(/Hello\./);

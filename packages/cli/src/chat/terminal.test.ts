@@ -38,7 +38,7 @@ test("lines pasted at once are one prompt, not a prompt and lines refused while 
   assert.equal(chat.out.stdout, "Got all three\n");
 });
 
-test("Ctrl-C right after a prompt, before its run shows, cancels that run instead of leaving it going", async (t) => {
+test("Ctrl+C right after a prompt, before its run shows, cancels that run instead of leaving it going", async (t) => {
   let release!: () => void;
   server.fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
   t.after(() => release());

@@ -17,7 +17,7 @@ export async function readClientSecret(io: CliIO): Promise<string> {
   return secret;
 }
 
-/** One line typed at the terminal, each character shown as "*". Ctrl-C cancels. */
+/** One line typed at the terminal, each character shown as "*". Ctrl+C cancels. */
 function askHidden(stdin: ReadStream, io: CliIO): Promise<string> {
   io.stderr.write("Client secret: ");
   stdin.setRawMode(true);

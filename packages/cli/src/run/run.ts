@@ -204,7 +204,7 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   let telemetryDone: (() => Promise<void>) | undefined;
   try {
     // Imported here so that usage errors and the checks above answer without loading the agent;
-    // after the handlers, so that a Ctrl-C while it loads cancels the run like any other.
+    // after the handlers, so that a Ctrl+C while it loads cancels the run like any other.
     const { builtinBackend, headlessContext, startProcessTelemetry, stopTelemetry, TELEMETRY_EXIT_BOUND_MS, withTelemetry } = await import("@harness/runner/headless");
     // Claude Code's console exporter writes to stderr; so does this one, and its notes.
     await startProcessTelemetry(io.env, {

@@ -1,7 +1,7 @@
 // Bracketed paste in `harness chat` at a real terminal (under `script`), against a real server and
 // the fake Anthropic server, which records what the model was sent: a long paste shows as Claude
 // Code's placeholder and is sent as its text, a paste into the middle of a typed line is sent in
-// order, Backspace takes a placeholder off whole, a cleared line forgets its paste, a Ctrl-R pasted is
+// order, Backspace takes a placeholder off whole, a cleared line forgets its paste, a Ctrl+R pasted is
 // text, a prompt recalled with its paste steers with the text, and the terminal leaves the mode as
 // the chat ends.
 import { test } from "node:test";
@@ -20,7 +20,7 @@ let sessions = 0;
 async function chatIn(t: { after(fn: () => unknown): void }, config: string) {
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "paste", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" };
   const chat = chatInTerminal(t, `--session bracketed-${process.pid}-${++sessions}`, { cwd: tempDir(t), env, columns: 80 });
-  await chat.sees(/Ctrl-D leaves/);
+  await chat.sees(/Ctrl+D leaves/);
   return chat;
 }
 
@@ -95,7 +95,7 @@ test("a paste holding escape sequences acts on neither the terminal nor the chat
   await leaveChat(chat);
 });
 
-test("a paste whose end is lost holds the typed line only until Ctrl-C, which clears it and leaves the chat its keys", async (t) => {
+test("a paste whose end is lost holds the typed line only until Ctrl+C, which clears it and leaves the chat its keys", async (t) => {
   server.fake.push({ text: "Free" });
   const before = server.fake.requests.length;
   const chat = await chatIn(t, tempDir(t));
@@ -124,7 +124,7 @@ test("a long paste ending in \\ at the end of the line is sent at Enter: only a 
   await leaveChat(chat);
 });
 
-test("after Ctrl-C clears a line holding a paste, the paste is forgotten: its placeholder typed is sent as typed", async (t) => {
+test("after Ctrl+C clears a line holding a paste, the paste is forgotten: its placeholder typed is sent as typed", async (t) => {
   server.fake.push({ text: "Literal" });
   const before = server.fake.requests.length;
   const chat = await chatIn(t, tempDir(t));
@@ -138,7 +138,7 @@ test("after Ctrl-C clears a line holding a paste, the paste is forgotten: its pl
   await leaveChat(chat);
 });
 
-test("a Ctrl-R inside a paste is pasted text, dropped: no search starts, and the paste is sent whole", async (t) => {
+test("a Ctrl+R inside a paste is pasted text, dropped: no search starts, and the paste is sent whole", async (t) => {
   server.fake.push({ text: "No search" });
   const before = server.fake.requests.length;
   const chat = await chatIn(t, tempDir(t));

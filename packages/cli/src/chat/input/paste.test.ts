@@ -193,7 +193,7 @@ test("once the line holding a paste is cleared, the paste is forgotten: its plac
   assert.equal(editor.line, "[Pasted text #1 +4 lines]", "the numbers start again");
 });
 
-test("a Ctrl-R inside a paste is pasted text, dropped as a control character: no search starts", async (t) => {
+test("a Ctrl+R inside a paste is pasted text, dropped as a control character: no search starts", async (t) => {
   const { editor, entered, type } = recallingEditor(t, [keptWith("plain", {})]);
   await type(`${START}a\x12b${END}`);
   assert.equal(editor.line, "ab");

@@ -7,7 +7,7 @@
 // expanded back to its text. The history keeps the placeholder and the text apart, as Claude Code
 // writes them (history.ts), and a prompt recalled (Up, Down, Ctrl+R) comes back as Claude Code
 // recalls it: its placeholders drawn, their texts the prompt's pastes again, sent in their place.
-// Once the line holding pastes is cleared (Ctrl-C), they are forgotten.
+// Once the line holding pastes is cleared (Ctrl+C), they are forgotten.
 //
 // An image attached (Ctrl+V, or a pasted path of an image file) shows as "[Image #2]", numbered
 // with the pastes, and goes whole with Backspace as they do; the line entered has it as the `@path`
@@ -27,9 +27,9 @@ import { printable } from "../../display/terminal-text.ts";
 const PASTE_CHARS = 800;
 const PASTE_BREAKS = 2;
 
-/** A paste's keys come in one burst: Ctrl-C after this long without one is the user's, at a paste
+/** A paste's keys come in one burst: Ctrl+C after this long without one is the user's, at a paste
  * whose end was lost (Node's key reader takes ESC ESC and the end after them for one key). What was
- * pasted goes, and the Ctrl-C acts as ever: the editor does not stay deaf to every key. */
+ * pasted goes, and the Ctrl+C acts as ever: the editor does not stay deaf to every key. */
 const LOST_END_MS = 500;
 
 const ON = "\x1b[?2004h";
@@ -199,7 +199,7 @@ export function bracketedPaste(editor: Interface, terminal: Out, recalled: (inde
     }
     if (key.name === "backspace" && !key.ctrl && !key.meta && takeOffPlaceholder()) return;
     if (key.name === "return" || key.name === "enter") entering = pastedInto ? rl.line : undefined;
-    // Ctrl-Z stops the chat (the editor sends SIGTSTP): the shell gets its terminal back as it was.
+    // Ctrl+Z stops the chat (the editor sends SIGTSTP): the shell gets its terminal back as it was.
     if (key.ctrl && key.name === "z" && process.platform !== "win32") {
       off();
       process.once("SIGCONT", on);

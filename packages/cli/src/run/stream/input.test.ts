@@ -93,7 +93,7 @@ test("stream-json input goes only with stream-json output, and takes no prompt a
   assert.equal(command.kind === "run" && command.inputFormat, "stream-json");
 });
 
-test("stream-json input: SIGTERM or Ctrl-C while the run waits for the next message ends it at once, with that signal's status", async (t) => {
+test("stream-json input: SIGTERM or Ctrl+C while the run waits for the next message ends it at once, with that signal's status", async (t) => {
   for (const [signal, status] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "First answer." }] }));
     const dir = tempDir(t);

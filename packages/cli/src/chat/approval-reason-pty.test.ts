@@ -26,7 +26,7 @@ function localChat(t: { after(fn: () => unknown): void }) {
 
 test("the question says the hook's reason, or the ask rule, that made the call ask", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   model.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo deploy" } }] }, { text: "Deployed." });
   chat.type("deploy it\r");
   await chat.shows(/\? Bash needs approval: echo deploy — y to allow, n \[reason\] to deny\n {2}deploys need a second pair of eyes$/m);

@@ -36,7 +36,7 @@ test("a /model naming a model the list leaves out, typed while a run is under wa
   server.fake.push({ toolUses: [{ name: "Bash", input: { command: "echo hi" } }], hold: release.promise }, { text: "Done on haiku." }, { text: "Next run on haiku." });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, server.url, "tester", "refused-during-run");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/mode fullAuto\r/model claude-haiku-4-5\r");
   await chat.sees(/model claude-haiku-4-5 from the next model call on/);
   chat.type("go\r");

@@ -12,7 +12,7 @@ test("harness alone at a terminal opens a chat on the project, which answers a p
   const project = model.dir("harness-bare-project-");
   const env = { ...process.env, TERM: "xterm", NO_COLOR: "1", HOME: model.dir("harness-bare-home-"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)}`, { cwd: project, env, columns: 100 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   model.fake.push({ text: "Hello from the chat." });
   chat.type("hi\r");
   await chat.sees(/Hello from the chat\./);
@@ -24,7 +24,7 @@ test("harness alone at a terminal without a key says so as the chat opens, befor
   const project = model.dir("harness-bare-project-");
   const env = { ...process.env, TERM: "xterm", NO_COLOR: "1", HOME: model.dir("harness-bare-home-"), ANTHROPIC_API_KEY: "", ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)}`, { cwd: project, env, columns: 100 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   assert.match(chat.rows().join("\n"), /ANTHROPIC_API_KEY is not set; export your Anthropic API key \(or ANTHROPIC_AUTH_TOKEN\)/);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);
@@ -35,7 +35,7 @@ test("harness alone at a terminal with a key, or with a model that needs none, s
   const base = { ...process.env, TERM: "xterm", NO_COLOR: "1", HOME: model.dir("harness-bare-home-"), ANTHROPIC_AUTH_TOKEN: "", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   for (const [env, args] of [[{ ...base, ANTHROPIC_API_KEY: "test-key" }, ""], [{ ...base, ANTHROPIC_API_KEY: "" }, " --model ollama/llama3"]] as const) {
     const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)}${args}`, { cwd: project, env, columns: 100 });
-    await chat.sees(/Ctrl+D leaves/);
+    await chat.sees(/Ctrl\+D leaves/);
     chat.type("\x04");
     assert.equal(await chat.closed, 0);
     assert.doesNotMatch(chat.rows().join("\n"), /ANTHROPIC_API_KEY/);

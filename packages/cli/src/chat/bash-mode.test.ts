@@ -42,7 +42,7 @@ function lastUserText(body: { messages: { role: string; content: unknown }[] }):
 
 test("a ! line runs in the project without the model, shows its output, and the model sees both with the next prompt", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const asked = fake.requests.length;
   chat.type("!echo printed-by-bash && cat notes.txt && seq 1 12\r");
   await chat.shows(/the build runs on Fridays/);
@@ -63,7 +63,7 @@ test("a ! line runs in the project without the model, shows its output, and the 
 
 test("a ! command keeps to the project's permission rules, and Ctrl+C stops one that runs on", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("!rm notes.txt\r");
   await chat.shows(/denied|refused|not allowed/i);
   assert.ok(existsSync(join(project, "notes.txt")), "the deny rule kept the file");

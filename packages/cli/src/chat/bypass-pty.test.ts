@@ -23,7 +23,7 @@ function localChat(t: { after(fn: () => unknown): void }, settings: unknown, fla
 
 test("a chat started in bypass permissions keeps it in Shift+Tab's cycle when the settings allow it", async (t) => {
   const chat = localChat(t, {}, "--dangerously-skip-permissions");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   await chat.bottom(BYPASS);
   chat.type(SHIFT_TAB);
   await chat.shows(/permission mode default from the next model call on/);
@@ -38,7 +38,7 @@ test("a chat started in bypass permissions keeps it in Shift+Tab's cycle when th
 
 test("with disableBypassPermissionsMode, a chat started with --dangerously-skip-permissions goes on in the default mode, Shift+Tab never reaches bypass, and /mode refuses it", async (t) => {
   const chat = localChat(t, { permissions: { disableBypassPermissionsMode: "disable" } }, "--dangerously-skip-permissions");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   await chat.sees(/bypassPermissions is turned off by the settings \(permissions\.disableBypassPermissionsMode\): the chat goes on in default mode/);
   await chat.sees(/settings of session \S+: permission mode default/);
   chat.type(SHIFT_TAB);
@@ -60,7 +60,7 @@ test("with disableBypassPermissionsMode, a chat started with --dangerously-skip-
 
 test("/mode bypassPermissions, Claude Code's name for the mode, turns bypass permissions on as /mode fullAuto does", async (t) => {
   const chat = localChat(t, {}, "");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/mode bypassPermissions\r");
   await chat.bottom(BYPASS);
   chat.type("/mode plan\r");

@@ -187,7 +187,7 @@ test("/todos, /model and /export answer in the chat through the server, without 
   assert.equal(server.fake.requests.length, before);
 });
 
-test("/status and /memory answer in the chat through the server, from the session's workspace, without a model call", async () => {
+test("/status and /memory answer in the chat through the server, from the session's workspace, without a model call; /status names the session by the id that resumes it", async () => {
   const workspace = join(server.dataDir, "workspaces/tester/inspect");
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, "CLAUDE.md"), "Use tabs.\n");
@@ -195,7 +195,8 @@ test("/status and /memory answer in the chat through the server, from the sessio
   const result = await chat(["--session", "inspect"], "/status\n/memory\n");
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^Working directory: +\S*workspaces\/tester\/inspect$/m);
-  assert.match(result.stdout, /^Session id: +\S+$/m);
+  // The id harness chat --session and --resume take, not one the agent made up for its run.
+  assert.match(result.stdout, /^Session id: +inspect$/m);
   assert.match(result.stdout, /^ {2}\S*workspaces\/tester\/inspect\/CLAUDE\.md \(project\): 10 B$/m);
   assert.equal(server.fake.requests.length, before);
 });

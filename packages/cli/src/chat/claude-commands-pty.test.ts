@@ -18,7 +18,7 @@ test("/theme, /terminal-setup and /config say what harness chat has instead, wit
   const project = model.dir("harness-cc-commands-");
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/theme\r");
   await chat.shows(/follows the terminal's colours/);
   chat.type("/terminal-setup\r");
@@ -38,7 +38,7 @@ test("a project command named as one of them goes to the agent as before", async
   model.fake.push({ text: "All healthy." });
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/doctor\r");
   const [request] = (await model.fake.waitForRequests(before + 1)).slice(before);
   assert.match(JSON.stringify(request.body.messages.at(-1)), /Check the project's health/);

@@ -145,7 +145,7 @@ test("--resume with no id at a terminal: the user picks a session by its number 
   child.stdin.write("1\r");
   await sees(/session picked-one of ptypick/);
   await sees(/First answer\./);
-  await sees(/Ctrl+D leaves/);
+  await sees(/Ctrl\+D leaves/);
   child.stdin.write("and now?\r");
   await sees(/Second answer\./);
   child.stdin.write("\x04");

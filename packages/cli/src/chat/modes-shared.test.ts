@@ -14,7 +14,7 @@ function terminalChat(t: { after(fn: () => unknown): void }, sessionId: string, 
 
 test("Shift+Tab on a shared server cycles default and accept edits, without plan mode, and the session takes each", async (t) => {
   const chat = terminalChat(t, "shift-tab-shared");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("\x1b[Z");
   await chat.bottom(/⏵⏵ accept edits on \(shift\+tab to cycle\)/);
   await chat.shows(/permission mode acceptEdits from the next model call on/);

@@ -49,7 +49,7 @@ const CHANNELS: [string, RegExp][] = [
 for (const [channel, bytes] of CHANNELS) {
   test(`with preferredNotifChannel "${channel}", a run's end reaches the terminal as its notification`, async (t) => {
     const chat = chatInTerminal(t, `--session notify-${channel}`, { env: env(configDir(t, ".claude.json", { preferredNotifChannel: channel }), 0), columns: 80 });
-    await chat.sees(/Ctrl+D leaves/);
+    await chat.sees(/Ctrl\+D leaves/);
     const sent = await runOnce(chat, "hello", "Hi there.");
     if (channel === "terminal_bell") assert.equal(sent.match(/\x07/g)?.length, 1, JSON.stringify(sent));
     else assert.match(sent, bytes, JSON.stringify(sent));
@@ -61,7 +61,7 @@ for (const [channel, bytes] of CHANNELS) {
 
 test("the user settings' preferredNotifChannel counts too, and a call waiting for approval is said with its tool", async (t) => {
   const chat = chatInTerminal(t, "--session notify-approval", { env: env(configDir(t, "settings.json", { preferredNotifChannel: "iterm2" }), 0), columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch notify-made.txt" } }] }, { text: "Not run." });
   const from = chat.screen().length;
   chat.type("run it\r");
@@ -79,7 +79,7 @@ test("notifications_disabled, and the default channel at a terminal that has non
     ["notify-auto", configDir(t, ".claude.json", {})],
   ]) {
     const chat = chatInTerminal(t, `--session ${session}`, { env: { ...env(config, 0), TERM_PROGRAM: "" }, columns: 80 });
-    await chat.sees(/Ctrl+D leaves/);
+    await chat.sees(/Ctrl\+D leaves/);
     const sent = await runOnce(chat, "hello", "Quietly.");
     assert.doesNotMatch(sent, NOTIFICATIONS, JSON.stringify(sent));
     await leaveChat(chat);
@@ -88,7 +88,7 @@ test("notifications_disabled, and the default channel at a terminal that has non
 
 test("a run over sooner than HARNESS_NOTIFY_AFTER_MS sends nothing; one that takes longer does", async (t) => {
   const chat = chatInTerminal(t, "--session notify-short", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "ghostty" }), 1_500), columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const short = await runOnce(chat, "quick", "Done fast.");
   assert.doesNotMatch(short, NOTIFICATIONS, JSON.stringify(short));
   const held = heldReply("Done slowly.");
@@ -107,7 +107,7 @@ test("a run over sooner than HARNESS_NOTIFY_AFTER_MS sends nothing; one that tak
 test("the chat asks the terminal to report its focus, sends nothing while it is focused, and stops the reports as it ends", async (t) => {
   const chat = chatInTerminal(t, "--session notify-focus", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "terminal_bell" }), 0), columns: 80 });
   await chat.sees(/\x1b\[\?1004h/);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("\x1b[I");
   const focused = await runOnce(chat, "while I look", "Seen.");
   assert.doesNotMatch(focused, /\x07/, JSON.stringify(focused));
@@ -140,13 +140,13 @@ test("a preferredNotifChannel that is none of Claude Code's is said, naming the 
   const config = configDir(t, ".claude.json", { preferredNotifChannel: "growl" });
   const chat = chatInTerminal(t, "--session notify-bad", { env: env(config, 0), columns: 200 });
   await chat.shows(/✗ .*\.claude\.json: "preferredNotifChannel" is "growl": it is one of auto, terminal_bell, iterm2, iterm2_with_bell, kitty, ghostty, notifications_disabled/);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   await leaveChat(chat);
 });
 
 test("a call that starts waiting while the user is at the keys is told once they have been quiet long enough, and not if they answer first", async (t) => {
   const chat = chatInTerminal(t, "--session notify-later", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "iterm2" }), 1_500), columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const told = /\x1b\]9;Harness: the run needs your approval for Bash\x07/g;
   server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch notify-later.txt" } }] }, { text: "Left alone." });
   chat.type("run it\r");
@@ -167,7 +167,7 @@ test("a call that starts waiting while the user is at the keys is told once they
 
 test("a run cancelled from another client is told; one cancelled here (Esc) is not", async (t) => {
   const chat = chatInTerminal(t, "--session notify-cancel", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "ghostty" }), 0), columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const cancelled = /\x1b\]777;notify;Harness;the run was cancelled\x07/g;
   for (const [prompt, cancel] of [["stop it there", "here"], ["stop it elsewhere", "elsewhere"]] as const) {
     const held = heldReply("Too late.");
@@ -193,7 +193,7 @@ test("while Ctrl+G's editor has the terminal, the focus reports are off, and on 
   const editor = join(config, "editor.sh");
   writeFileSync(editor, `#!/bin/sh\nprintf 'EDITOR-RAN\\n'\nprintf 'edited' > "$1"\n`, { mode: 0o755 });
   const chat = chatInTerminal(t, "--session notify-editor", { env: { ...env(config, 0), VISUAL: editor }, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("draft\x07");
   await chat.bottom(/^edited$/);
   const screen = chat.screen();
@@ -207,7 +207,7 @@ test("while Ctrl+G's editor has the terminal, the focus reports are off, and on 
 
 test("a call that starts waiting while the terminal is focused is told once the focus goes out, if it still waits", async (t) => {
   const chat = chatInTerminal(t, "--session notify-focus-wait", { env: env(configDir(t, ".claude.json", { preferredNotifChannel: "iterm2" }), 0), columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("\x1b[I");
   server.fake.push({ toolUses: [{ name: "Bash", input: { command: "touch notify-focus.txt" } }] }, { text: "Left as it was." });
   chat.type("run it\r");

@@ -41,7 +41,7 @@ function requestText(body: { system?: unknown; messages: unknown[] }): string {
 
 test("Shift+Tab cycles default, accept edits and plan mode, shown under the typed line, and a plan-mode prompt runs in plan mode", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type(SHIFT_TAB);
   await chat.bottom(ACCEPT_EDITS);
   chat.type(SHIFT_TAB);
@@ -81,7 +81,7 @@ test("an approved plan with auto-accept goes on in accept edits: the run's edits
     { text: "Done as planned." },
   );
   const chat = localChat(t, "--permission-mode plan");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   await chat.bottom(PLAN);
   chat.type("plan the file\r");
   await chat.shows(/1\. Write planned\.txt\n\s+2\. Say done/);
@@ -105,7 +105,7 @@ test("an approved plan with auto-accept goes on in accept edits: the run's edits
 test("keep planning refuses the plan with the user's reason, which the model reads, and plan mode stays on", async (t) => {
   fake.push({ toolUses: [{ name: "ExitPlanMode", input: { plan: "Rewrite everything" } }] }, { text: "I will plan smaller." });
   const chat = localChat(t, "--permission-mode plan");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("plan it\r");
   await chat.shows(/Rewrite everything/);
   const asked = fake.requests.length;
@@ -126,7 +126,7 @@ test("a plan approved to review each edit goes on in the default mode: the run's
     { text: "Written after review." },
   );
   const chat = localChat(t, "--permission-mode plan");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("plan a review\r");
   await chat.shows(/3\s+no, keep planning/);
   chat.type("2\r");

@@ -23,7 +23,7 @@ test("a prompt longer than the terminal's line buffer (4,095 characters) reaches
   server.fake.push({ text: "Read it all" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "long-line");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const prompt = `${"0123456789".repeat(1000)}END`;
   chat.type(`${prompt}\r`);
   const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
@@ -37,7 +37,7 @@ test("keys edit the line: left arrow, backspace and up for the last prompt", asy
   server.fake.push({ text: "First" }, { text: "Second" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "editing");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   // "helo", left, "l", right: "hello"; then a typo taken back.
   chat.type("helo\x1b[Dl\x1b[C wordx\x7f\r");
   await chat.sees(/First/);
@@ -53,7 +53,7 @@ test("a block of lines pasted at once is one prompt, shown once", async (t) => {
   server.fake.push({ text: "Got the block" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "pasted");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("first line\rsecond line\rthird line\r");
   await chat.sees(/Got the block/);
   const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
@@ -68,7 +68,7 @@ test("Ctrl+C cancels the run under way and the chat goes on; Ctrl+C twice with n
   server.fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "After" });
   t.after(() => release());
   const chat = terminalChat(t, "interrupt");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("think hard\r");
   await chat.sees(/Thinking/);
   chat.type("\x03");
@@ -76,7 +76,7 @@ test("Ctrl+C cancels the run under way and the chat goes on; Ctrl+C twice with n
   chat.type("again\r");
   await chat.sees(/After/);
   chat.type("\x03");
-  await chat.sees(/Ctrl+C again to leave, or Ctrl+D/);
+  await chat.sees(/Ctrl\+C again to leave, or Ctrl\+D/);
   chat.type("\x03");
   assert.equal(await chat.closed, 130);
 });
@@ -86,7 +86,7 @@ test("a line typed while a reply streams is shown as a steer on a line of its ow
   server.fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
   t.after(() => release());
   const chat = terminalChat(t, "steered");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("count\r");
   await chat.sees(/word1 word2 word3/);
   chat.type("also mention cats\r");
@@ -117,7 +117,7 @@ test("a line typed while a reply streams stays out of the reply, which reads who
   server.fake.push({ text: WORDS, delayMs: 60, hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Cats noted." });
   t.after(() => release());
   const chat = terminalChat(t, "steer-echo");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   // Typed while the reply's unfinished line wraps over two rows of the terminal.
   await chat.sees(/ someone/);
@@ -146,7 +146,7 @@ test("the line being typed stays below the streamed reply, and its edits reach t
   server.fake.push({ text: [...WORDS, "\n"], delayMs: 60 }, { text: "Done." });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "typing-below");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   await chat.sees(/ every/);
   await typeSlowly(chat, "next qestion");
@@ -171,7 +171,7 @@ test("a terminal that cannot move the cursor (TERM=dumb) still shows a steer on 
   server.fake.push({ text: ["word1 word2", " word3\n"], hold: new Promise<void>((resolve) => (release = resolve)) }, { text: "Dogs noted." });
   t.after(() => release());
   const chat = terminalChat(t, "steered-dumb", { TERM: "dumb" });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("count\r");
   await chat.sees(/word1 word2 word3/);
   chat.type("also mention dogs\r");
@@ -188,7 +188,7 @@ test("with the replies sent to a file, the file holds the replies alone and the 
   // Colours on: the chat's own lines are painted, and none of that may reach the file.
   const chat = terminalChat(t, "to-file", { NO_COLOR: "" }, out);
   const file = () => readFileSync(out, "utf8");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   for (let waited = 0; !file().includes(" every"); waited += 20) {
     if (waited > 20_000) throw new Error(`the file never got the reply; it holds ${JSON.stringify(file())}`);
@@ -214,7 +214,7 @@ test("with the replies sent to a file, the file holds the replies alone and the 
 test("at an approval, the answer and a line refused stay on the screen as typed", async (t) => {
   server.fake.push(...toolThenText("Bash", { command: "touch pty-approved.txt" }, "Ran it."));
   const chat = terminalChat(t, "approval");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("run it\r");
   await chat.sees(/needs approval/);
   chat.type("what does it do?\r");

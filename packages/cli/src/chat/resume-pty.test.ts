@@ -37,7 +37,7 @@ test("/resume at a terminal lists the project's sessions and /resume 2 goes on i
   }
 
   const chat = chatInTerminal(t, "--local --session sums", { cwd, env, columns: 100 });
-  await chat.shows(/Ctrl+D leaves/);
+  await chat.shows(/Ctrl\+D leaves/);
   await chat.bottom(/^in sums$/);
   chat.type("/resume\r");
   await chat.shows(/ {2}1 {2}what is 2\+2\? {2}· {2}just now {2}· {2}sums {2}\(this chat\)\n {2}2 {2}remember the word heron {2}· {2}just now {2}· {2}birds/);

@@ -56,7 +56,7 @@ test("harness with run flags: every run of the chat has the appended prompt, the
     "--mcp-config", "../servers.json",
   ];
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} ${quoted(args)}`, { cwd: project, env: { ...process.env, NO_COLOR: "1", TERM: "xterm", ...env() }, columns: 100 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const first = fake.requests.length;
   fake.push(...toolThenText("Read", { file_path: join(root, "docs", "guide.md") }, "Le guide dit mardi."));
   chat.type("what does the guide say?\r");

@@ -35,7 +35,7 @@ test("a local chat left with Ctrl+D, /exit or Ctrl+C twice tells SessionEnd prom
     const project = model.dir("harness-end-project-");
     const env = { NO_COLOR: "1", HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
     const chat = chatInTerminal(t, "--local", { cwd: project, env, columns: 120 });
-    await chat.sees(/Ctrl+D leaves/);
+    await chat.sees(/Ctrl\+D leaves/);
     model.fake.push({ text: "Hello." });
     chat.type("hi\r");
     await chat.sees(/Hello\./);
@@ -53,7 +53,7 @@ test("a chat on a server's session left with Ctrl+D tells SessionEnd prompt_inpu
   t.after(() => server.stop());
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   const chat = chatInTerminal(t, "--session ended", { env, columns: 120 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   model.fake.push({ text: "Hello." });
   chat.type("hi\r");
   await chat.sees(/Hello\./);

@@ -20,7 +20,7 @@ test("a line entered as a steer whose run ends before it is sent starts a run of
   t.after(() => release());
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-ended");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   await chat.sees(/Working on it/);
   mock.timers.enable({ apis: ["setTimeout"] });
@@ -49,7 +49,7 @@ test("a line entered as a prompt whose session starts a run before it is sent st
   t.after(() => release());
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-started");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const other = createHarnessClient({ url: server.url, userId: "race", sessionId: "race-started" });
   t.after(() => other.close());
   await other.connect();
@@ -82,7 +82,7 @@ test("a line entered after a prompt, before the server says its run started, ste
   t.after(() => release());
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-starting", await slowLink(t, server.url, 400));
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("first task\r");
   // The prompt is sent; what the server says of its run is still on its way.
   await new Promise((resolve) => setTimeout(resolve, 150));
@@ -107,7 +107,7 @@ test("a paste read in two parts, a run ending between them, is delivered whole: 
   t.after(() => (release(), releaseNext()));
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "race-split-paste");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   await chat.sees(/Working on it/);
   mock.timers.enable({ apis: ["setTimeout"] });
@@ -150,7 +150,7 @@ test("a line sent as a steer while the chat still sees a run the server has ende
   t.after(() => release());
   // What the server says reaches the chat late.
   const chat = terminalChat(t, "race-stale-steer", await slowLink(t, server.url, 1000));
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   await chat.sees(/Almost done/);
   const other = createHarnessClient({ url: server.url, userId: "race", sessionId: "race-stale-steer" });

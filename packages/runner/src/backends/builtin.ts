@@ -73,6 +73,9 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         systemPrompt: query.systemPrompt,
         maxTurns: query.maxTurns,
         ...(permissionMode && { permissionMode }),
+        // The conversation's id is its session's (the one a chat resumes, which /status and hooks
+        // show), unless the host names one (`harness run`'s own).
+        ...(query.telemetry && { sessionId: query.telemetry.sessionId }),
         // The host's, as `harness run` gives its flags; the backend's own (a runner's sandboxHidden) win.
         ...query.runOptions,
         ...opts.runOptions,

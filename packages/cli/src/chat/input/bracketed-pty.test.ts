@@ -20,7 +20,7 @@ let sessions = 0;
 async function chatIn(t: { after(fn: () => unknown): void }, config: string) {
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "paste", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" };
   const chat = chatInTerminal(t, `--session bracketed-${process.pid}-${++sessions}`, { cwd: tempDir(t), env, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   return chat;
 }
 

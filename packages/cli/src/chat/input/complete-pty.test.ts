@@ -36,7 +36,7 @@ function localChat(t: { after(fn: () => unknown): void }, flags = "", color = fa
 
 test("a command completed by Tab shows its argument-hint, dim after the name, until typing starts", async (t) => {
   const chat = localChat(t, "", true);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/ship\t");
   await chat.bottom(/^\/ship-it \[env\] \[--dry-run\]$/);
   assert.match(chat.screen(), /\x1b\[2m\[env\] \[--dry-run\]/);
@@ -53,7 +53,7 @@ test("a command completed by Tab shows its argument-hint, dim after the name, un
 
 test("Tab completes the chat's and the project's commands after /, and lists them when it can add nothing", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   // (The screen's rows are read without their trailing spaces: a character typed after shows the space.)
   chat.type("/hel\t");
   await chat.bottom(/^\/help$/);
@@ -83,7 +83,7 @@ test("Tab completes the chat's and the project's commands after /, and lists the
 
 test("Tab completes a path of the project after @, and the path sent reaches the model with the file's content", async (t) => {
   const chat = localChat(t);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("read @pack\t");
   await chat.bottom(/^read @packages\/$/);
   chat.type("rel\t");
@@ -103,7 +103,7 @@ test("Tab completes the commands of a plugin given with --plugin-dir, by the pat
   mkdirSync(join(project, "dev", "tools", "commands"), { recursive: true });
   writeFileSync(join(project, "dev", "tools", "commands", "greet.md"), "Say hi.");
   const chat = localChat(t, "--plugin-dir dev/tools");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/tools:gr\t");
   await chat.bottom(/^\/tools:greet$/);
   chat.type("\x03\x04");
@@ -121,7 +121,7 @@ test("a chat on a server's session shows the argument-hint of a command its runs
   });
   const env = { NO_COLOR: "1", HOME: home, HARNESS_URL: server.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0" };
   const chat = chatInTerminal(t, "--session hinted", { env, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   fake.push({ text: "Hello." });
   chat.type("hi\r");
   await chat.sees(/Hello\./);

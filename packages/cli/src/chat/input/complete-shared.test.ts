@@ -17,7 +17,7 @@ test("a chat on a shared server completes the commands of the session's project 
   writeFileSync(join(commands, "ship-it.md"), "Ship it.");
   const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session ships`, { cwd: root, env, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/ship\t");
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.match(chat.rows().join("\n"), /^\/ship$/m, "nothing to complete before a run");
@@ -37,7 +37,7 @@ test("a chat on a shared server completes an @path from the session's workspace 
   writeFileSync(join(notes, "only-here.md"), "Only in the session's workspace.");
   const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session mentions`, { cwd: root, env, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("see @notes/on\t");
   await chat.bottom(/^see @notes\/only-here\.md\s*$/);
   chat.type("\x03");
@@ -78,7 +78,7 @@ test("a chat on a shared server completes @srcchat to src/chat.ts in the session
   writeFileSync(join(src, "other.ts"), "export {};");
   const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session fuzzy`, { cwd: root, env, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("see @srcchat\t");
   await chat.bottom(/^see @src\/chat\.ts\s*$/);
   chat.type("\x03\x04");

@@ -26,7 +26,7 @@ test("Ctrl+J starts a new line of the prompt, which Enter then sends whole", asy
   model.fake.push({ text: "Both lines read." });
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("first line\x0a");
   chat.type("second line");
   await chat.shows(/second line/);
@@ -48,7 +48,7 @@ test("Ctrl+G opens the prompt in $VISUAL, and its text comes back on the line to
   model.fake.push({ text: "Edited prompt read." });
   const before = model.fake.requests.length;
   const chat = ownChat(t, project, { VISUAL: editor, EDITOR: "false" });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("a draft\x07");
   await chat.shows(/a draft, edited\nand a second line/);
   assert.equal(model.fake.requests.length, before, "the edited prompt waits for Enter");
@@ -63,7 +63,7 @@ test("an editor that fails leaves the line as it was, saying so", async (t) => {
   model.fake.push({ text: "Kept." });
   const before = model.fake.requests.length;
   const chat = ownChat(t, project, { EDITOR: "false" });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("keep me\x07");
   await chat.shows(/the editor \(false\) exited with status 1/);
   await chat.shows(/keep me/);
@@ -78,7 +78,7 @@ test("? on an empty line lists the chat's keys, as Claude Code's does; typed aft
   model.fake.push({ text: "Answered." });
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("?");
   await chat.shows(/Ctrl\+G +edit the prompt in \$VISUAL/);
   assert.match(chat.rows().join("\n"), /Shift\+Tab +the next permission mode/);
@@ -93,7 +93,7 @@ test("Ctrl+S stashes the prompt being typed; it comes back once the next prompt 
   model.fake.push({ text: "Quick one answered." }, { text: "Long one answered." });
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("a long prompt half written\x13");
   await chat.shows(/prompt stashed/);
   assert.doesNotMatch(chat.rows().at(-1) ?? "", /half written/, "the line is cleared");
@@ -113,7 +113,7 @@ test("Ctrl+G while a run is under way says the editor opens once it ends, and op
   model.fake.push({ text: "Slow answer.", hold: new Promise<void>((resolve) => (release = resolve)) });
   t.after(() => release());
   const chat = ownChat(t, project, { EDITOR: "false" });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("think slowly\r");
   await chat.shows(/esc to interrupt/);
   chat.type("\x07");

@@ -16,7 +16,7 @@ let sessions = 0;
 async function chatIn(t: { after(fn: () => unknown): void }, cwd: string, config: string) {
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "pty", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" };
   const chat = chatInTerminal(t, `--session history-${process.pid}-${++sessions}`, { cwd, env, columns: COLUMNS });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   return chat;
 }
 

@@ -37,7 +37,7 @@ async function chatWith(t: { after(fn: () => unknown): void }, tools: Tools, env
     env: { ...process.env, PATH, HOME: home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", TERM: "xterm", NO_COLOR: "1", HARNESS_BUNDLE: "0", WAYLAND_DISPLAY: "", DISPLAY: "", ...env },
     columns: 100,
   });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   return { ...chat, root, cwd };
 }
 

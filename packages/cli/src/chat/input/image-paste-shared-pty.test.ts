@@ -22,7 +22,7 @@ test("on a shared server, Ctrl+V says the clipboard's image cannot be attached, 
   const before = server.fake.requests.length;
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "image", CLAUDE_CONFIG_DIR: tempDir(t), HARNESS_BUNDLE: "0", WAYLAND_DISPLAY: "wayland-0", PATH: `${tools}:${dirname(process.execPath)}:/usr/bin:/bin` };
   const chat = chatInTerminal(t, `--session image-${process.pid}`, { cwd: dir, env, columns: 100 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("\x16");
   await chat.shows(/Ctrl\+V: the runs of this chat read files on the server .*harness chat --local can/s);
   chat.type(`\x1b[200~${shot}\x1b[201~`);

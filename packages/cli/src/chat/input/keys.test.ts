@@ -20,7 +20,7 @@ test("Esc stops a reply while it streams, and the chat goes on", async (t) => {
   const words = Array.from({ length: 60 }, (_, i) => `w${i} `);
   server.fake.push({ text: [...words, "LAST"], delayMs: 100 }, { text: "After" });
   const chat = terminalChat(t, "esc-cancels");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go on\r");
   await chat.sees(/w3 /);
   chat.type("\x1b");
@@ -38,7 +38,7 @@ test("Esc with nothing running leaves the line being typed as it was", async (t)
   server.fake.push({ text: "Fine" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "esc-idle");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("abc");
   await pause(100);
   chat.type("\x1b");
@@ -53,7 +53,7 @@ test("Esc with nothing running leaves the line being typed as it was", async (t)
 test("Esc twice with nothing running lists the prompts to rewind to", async (t) => {
   server.fake.push({ text: "One" });
   const chat = terminalChat(t, "esc-rewind");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("first prompt\r");
   await chat.sees(/One/);
   chat.type("\x1b\x1b");
@@ -65,7 +65,7 @@ test("a line ending in \\ goes on to the next one: the prompt arrives whole, wit
   server.fake.push({ text: "Two lines read" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "backslash");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("first line \\\r");
   await pause(300);
   assert.equal(server.fake.requests.length, before, "a continued line is not sent on its own");
@@ -81,7 +81,7 @@ test("Alt+Enter (ESC then Enter) starts a new line of the same prompt", async (t
   server.fake.push({ text: "Both read" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "alt-enter");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("one");
   await pause(100);
   chat.type("\x1b\r");
@@ -96,7 +96,7 @@ test("Ctrl+C with nothing running clears the line typed; on an empty line, twice
   server.fake.push({ text: "Cleared" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "ctrl-c-idle");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("a draft \\\r");
   await pause(200);
   chat.type("more draft");
@@ -107,7 +107,7 @@ test("Ctrl+C with nothing running clears the line typed; on an empty line, twice
   await chat.sees(/Cleared/);
   assert.match((await prompts(before, 1))[0], /"the real one"/);
   chat.type("\x03");
-  await chat.sees(/Ctrl+C again to leave/);
+  await chat.sees(/Ctrl\+C again to leave/);
   chat.type("\x03");
   assert.equal(await chat.closed, 130);
 });

@@ -15,7 +15,7 @@ const COLUMNS = 30;
 /** A local chat at a terminal COLUMNS wide, with a status line of two rows and the mode's row below. */
 async function chatAt(t: { after(fn: () => unknown): void }, name: string) {
   const chat = localChatWithStatus(t, { fakeUrl: model.fake.url, cwd: join(model.dir("harness-paste-"), name), status: "status one\nstatus two", columns: COLUMNS });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   await chat.bottom(/accept edits on/);
   return chat;
 }

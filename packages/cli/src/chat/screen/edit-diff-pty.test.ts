@@ -23,7 +23,7 @@ function editingChat(t: { after(fn: () => unknown): void }, env: Record<string, 
 
 test("an edit in a chat at a terminal shows its removed lines in red and its added lines in green, numbered", async (t) => {
   const { chat, file } = editingChat(t, {});
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("change b\r");
   await chat.shows(/Changed b\./);
   const rows = chat.rows();
@@ -47,7 +47,7 @@ test("an edit in a chat at a terminal shows its removed lines in red and its add
 
 test("with NO_COLOR the change is the same lines, marked - and + without colour", async (t) => {
   const { chat } = editingChat(t, { NO_COLOR: "1" });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("change b\r");
   await chat.shows(/Changed b\./);
   assert.match(chat.rows().join("\n"), / {5}3 - {4}const b = 2;\n {5}3 \+ {4}const b = 3;\n {5}4 \+ {4}const c = 4;/);

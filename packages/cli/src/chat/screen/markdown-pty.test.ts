@@ -49,7 +49,7 @@ function joinedRuns(raw: string): string {
 test("a chat at a terminal shows the reply's markdown rendered: heading, bold, code block and table", async (t) => {
   model.fake.push({ text: REPLY });
   const chat = terminal(t, "chat --local");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("show me\r");
   await chat.shows(/^Done\.$/m);
   const rows = chat.rows();

@@ -20,7 +20,7 @@ async function resizableChat(t: { after(fn: () => unknown): void }, name: string
   const ttyFile = join(model.dir("harness-resize-tty-"), "tty");
   const status = "status of the project, long enough to be cut at forty\nits second line";
   const chat = localChatWithStatus(t, { fakeUrl: model.fake.url, cwd, status, columns, shell: `tty > ${JSON.stringify(ttyFile)}; ` });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const tty = readFileSync(ttyFile, "utf8").trim();
   return { ...chat, resize: (to: number) => execFileSync("stty", ["-F", tty, "cols", String(to), "rows", "24"]) };
 }

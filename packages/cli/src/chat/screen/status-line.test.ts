@@ -91,7 +91,7 @@ test("disableAllHooks turns the status line off", async (t) => {
   const where = project("off", { statusLine: statusLine() }, { disableAllHooks: true });
   fake.push({ text: "Answered" });
   const chat = terminalChat(t, where);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("hello\r");
   await chat.sees(/Answered/);
   await new Promise((resolve) => setTimeout(resolve, 700));
@@ -103,7 +103,7 @@ test("disableAllHooks turns the status line off", async (t) => {
 test("a bad statusLine is said as a settings problem naming the file and the key", async (t) => {
   const where = project("bad", { statusLine: { type: "command", padding: 2 } });
   const chat = terminalChat(t, where);
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   await chat.sees(/settings\.local\.json \(statusLine\.command\): required/);
   chat.type("\x04");
   assert.equal(await chat.closed, 0);

@@ -20,7 +20,7 @@ test("while the model thinks the row says Thinking…; the thinking then shows a
   server.fake.push(held.reply);
   t.after(() => held.release());
   const chat = chatInTerminal(t, "--session thinking-row", { env: env(), columns: 70 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("say hello\r");
   await chat.shows(/^[·✢✳✶✻✽] Thinking… \(\d+s/m);
   await pause(1100);
@@ -39,7 +39,7 @@ test("with --verbose the thinking is shown whole above the reply", async (t) => 
   server.fake.push(held.reply);
   t.after(() => held.release());
   const chat = chatInTerminal(t, "--session thinking-verbose --verbose", { env: env(), columns: 70 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("say hi\r");
   await chat.shows(/Thinking…/);
   held.release();

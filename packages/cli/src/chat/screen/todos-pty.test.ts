@@ -24,7 +24,7 @@ function planningChat(t: { after(fn: () => unknown): void }, env: Record<string,
 
 test("a TodoWrite call in a chat at a terminal shows its list, each item on one row of the terminal", async (t) => {
   const chat = planningChat(t, {});
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("plan the parser\r");
   await chat.shows(/Planned\./);
   const rows = chat.rows();
@@ -39,7 +39,7 @@ test("a TodoWrite call in a chat at a terminal shows its list, each item on one 
 
 test("with NO_COLOR the list has the same marks, without colour", async (t) => {
   const chat = planningChat(t, { NO_COLOR: "1" });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("plan the parser\r");
   await chat.shows(/Planned\./);
   assert.match(chat.rows().join("\n"), /^● Update Todos\n {2}⎿ {2}☒ Write the parser\n {5}☐ Test the parser .*…\n {5}☐ Document it$/m);
@@ -50,7 +50,7 @@ test("with NO_COLOR the list has the same marks, without colour", async (t) => {
 test("Ctrl+T shows the todo list as the last TodoWrite left it, or says there is none", async (t) => {
   const project = model.dir("harness-ctrlt-");
   const chat = chatInTerminal(t, "--local", { cwd: project, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", NO_COLOR: "1" }, columns: 60 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("\x14");
   await chat.shows(/no todo list yet/);
   model.fake.push(...toolThenText("TodoWrite", { todos: TODOS }, "Planned."));

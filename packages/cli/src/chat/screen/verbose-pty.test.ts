@@ -11,7 +11,7 @@ test("Ctrl+O shows the next tool calls whole, and Ctrl+O again goes back to exce
   const project = model.dir("harness-ctrlo-");
   const env = { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: model.fake.url, HARNESS_USER: "me", HARNESS_BUNDLE: "0", NO_COLOR: "1" };
   const chat = chatInTerminal(t, "--local --dangerously-skip-permissions", { cwd: project, env, columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   const count = (upTo: number, said: string) => {
     model.fake.push(...toolThenText("Bash", { command: `seq 1 ${upTo}` }, said));
     chat.type(`count to ${upTo}\r`);

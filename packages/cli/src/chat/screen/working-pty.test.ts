@@ -20,7 +20,7 @@ test("while the model holds its reply, a row below the prompt counts the seconds
   server.fake.push(held.reply);
   t.after(() => held.release());
   const chat = chatInTerminal(t, "--session working-row", { env: env(), columns: 60 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("take your time\r");
   await chat.sees(/\(0s · esc to interrupt\)/);
   chat.type("draft");
@@ -72,7 +72,7 @@ test("while a long reply streams in slowly, the row's count of tokens grows with
     },
   });
   const chat = chatInTerminal(t, "--session working-tokens", { env: env(), columns: 80 });
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("write a lot\r");
   await chat.sees(/\(0s · esc to interrupt\)/);
   assert.equal(tokensOn(chat.rows()), 0, "nothing before the first token");
@@ -91,7 +91,7 @@ test("a second terminal joining a run under way counts its time from the run's s
   server.fake.push(held.reply);
   t.after(() => held.release());
   const first = chatInTerminal(t, "--session working-join", { env: env(), columns: 60 });
-  await first.sees(/Ctrl+D leaves/);
+  await first.sees(/Ctrl\+D leaves/);
   first.type("take your time\r");
   await first.shows(/\(3s · esc to interrupt\)/);
   const second = chatInTerminal(t, "--session working-join", { env: env(), columns: 60 });

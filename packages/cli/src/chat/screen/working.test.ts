@@ -201,7 +201,7 @@ test("each frame of the row is one write, a few times a second, its glyph cyclin
   server.fake.push(held(gate.promise, "Done."));
   t.after(() => gate.resolve());
   const chat = terminalChat(t, server.url, "working", "frames");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   mock.timers.enable({ apis: ["setInterval"] });
   t.after(() => mock.timers.reset());
   chat.type("go\r");
@@ -238,7 +238,7 @@ test("the row is gone while a call waits for approval, back once it is answered,
   server.fake.push({ toolUses: [{ name: "Bash", input: { command: `touch ${dir}/approved` } }] }, held(gate.promise, "Ran it."));
   t.after(() => (gate.resolve(), rmSync(dir, { recursive: true, force: true })));
   const chat = terminalChat(t, server.url, "working", "approval");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("run it\r");
   await chat.sees(/needs approval/);
   await until(() => rowOf(chat.rows()) === undefined, () => `the working row stayed:\n${chat.rows().join("\n")}`);
@@ -259,7 +259,7 @@ test("Esc cancels the run the row tells of, and the row goes with it", async (t)
   server.fake.push(held(gate.promise, "Never shown."));
   t.after(() => gate.resolve());
   const chat = terminalChat(t, server.url, "working", "esc");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("go\r");
   await chat.sees(/esc to interrupt/);
   chat.type("\x1b");

@@ -32,7 +32,7 @@ test("each delta of a reply streamed while a line is typed reaches the terminal 
   server.fake.push({ textChunks: reply.textChunks, hold: reply.end.promise }, { text: "Noted." });
   t.after(() => (reply.open(), reply.end.resolve()));
   const chat = terminalChat(t, server.url, "writes", "paced");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   // The row that says the run goes on is drawn again a few times a second (one write each, see
   // chat-working.test.ts): it stays still here, so that the writes counted are the deltas'.
   mock.timers.enable({ apis: ["setInterval"] });

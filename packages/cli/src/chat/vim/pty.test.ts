@@ -23,7 +23,7 @@ test("/vim, text, Esc, 0dw, A and more text, Enter: the model gets the prompt as
   server.fake.push({ text: "Done" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "vim-edits");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/vim\r");
   await chat.sees(/vim mode on/);
   await chat.sees(/-- INSERT --/);
@@ -47,7 +47,7 @@ test("Esc in insert mode goes to normal mode and cancels no run; in normal mode 
   const words = Array.from({ length: 60 }, (_, i) => `w${i} `);
   server.fake.push({ text: [...words, "LAST"], delayMs: 100 });
   const chat = terminalChat(t, "vim-esc");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/vim\r");
   await chat.sees(/-- INSERT --/);
   chat.type("go on\r");
@@ -93,7 +93,7 @@ test("keys typed straight after Esc are normal mode's, and insert mode keeps the
   server.fake.push({ text: "First" }, { text: "Second" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "vim-fast");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/vim\r");
   await chat.sees(/-- INSERT --/);
   // Esc and b in one go, as a fast typist's terminal sends them (else Alt+B, a word back).
@@ -121,7 +121,7 @@ test("in vim mode a paste is text in either mode, Tab completes in insert mode, 
   server.fake.push({ text: "Pasted" });
   const before = server.fake.requests.length;
   const chat = terminalChat(t, "vim-keep");
-  await chat.sees(/Ctrl+D leaves/);
+  await chat.sees(/Ctrl\+D leaves/);
   chat.type("/vim\r");
   await chat.sees(/-- INSERT --/);
   chat.type("/rena\t");

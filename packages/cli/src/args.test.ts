@@ -153,7 +153,7 @@ test("--continue (-c) and --resume (-r) ID: one or the other, and an id that can
   assert.deepEqual(parseArgs(["run", "-c", "-r", "abc", "go on"]), { kind: "usage-error", message: "--continue and --resume cannot go together", topic: "run" });
   assert.deepEqual(parseArgs(["run", "--resume", "../../etc/passwd", "go on"]), {
     kind: "usage-error",
-    message: '--resume takes the id of a run (its session_id in --output-format json), not "../../etc/passwd"',
+    message: `--resume takes the id of a conversation (a run's session_id in --output-format json, or a chat's chat-…), not "../../etc/passwd"`,
     topic: "run",
   });
 });

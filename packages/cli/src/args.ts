@@ -271,7 +271,7 @@ function parseRun(args: string[]): Command {
   if (options.continue && options.resume !== undefined) return { kind: "usage-error", message: "--continue and --resume cannot go together", topic: "run" };
   if (options.continue) command.continue = true;
   if (typeof options.resume === "string") {
-    if (!RUN_ID.test(options.resume)) return { kind: "usage-error", message: `--resume takes the id of a run (its session_id in --output-format json), not "${options.resume}"`, topic: "run" };
+    if (!RUN_ID.test(options.resume)) return { kind: "usage-error", message: `--resume takes the id of a conversation (a run's session_id in --output-format json, or a chat's chat-…), not "${options.resume}"`, topic: "run" };
     command.resume = options.resume;
   }
   for (const [inline, file, flag] of [["systemPrompt", "systemPromptFile", "--system-prompt"], ["appendSystemPrompt", "appendSystemPromptFile", "--append-system-prompt"]] as const) {

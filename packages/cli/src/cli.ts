@@ -42,8 +42,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       // With --input-format stream-json, standard input is the run's messages, read as they come.
       // Without a prompt, --resume may have taken it for an id: that is said before asking for one.
       if (command.resume !== undefined && command.prompt === "" && command.inputFormat !== "stream-json") {
-        const { resumeProblem } = await import("./run/history.ts");
-        const problem = resumeProblem(io.env.HOME, io.cwd, command);
+        const { resumeProblem } = await import("./conversations.ts");
+        const problem = await resumeProblem(io.env, io.cwd, command);
         if (problem) {
           io.stderr.write(`harness: ${problem}\n`);
           return 1;

@@ -4,9 +4,10 @@ const MAIN = `harness — an open, self-hostable agent harness
 
 Usage:
   harness ["<prompt>"], harness -c   chat with the agent on this project (harness chat --local;
-                                     harness alone at a terminal; -c goes on with the last chat,
-                                     --resume ID with chat ID, --resume alone with one picked
-                                     from a list; --fork-session with a copy of it; --model,
+                                     harness alone at a terminal; -c goes on with the last
+                                     conversation here, a chat's or a -p run's, --resume ID with
+                                     the one of that id, --resume alone with a chat picked from a
+                                     list; --fork-session with a copy of it; --model,
                                      --permission-mode and the chat's other session options,
                                      --verbose, and --add-dir, --mcp-config and the chat's other
                                      run options, go with them)
@@ -54,8 +55,9 @@ Options:
                      project through)
   --dangerously-skip-permissions
                      the same as --permission-mode bypassPermissions
-  -c, --continue     go on with the conversation of the last run in this directory
-  -r, --resume ID    go on with the conversation of run ID (its session_id in --output-format json)
+  -c, --continue     go on with the last conversation in this directory, a run's or a chat's
+  -r, --resume ID    go on with conversation ID: a run's (its session_id in --output-format json)
+                     or a chat's (chat-…, as the chat names it)
   --system-prompt TEXT
                      in place of the built-in system prompt (the environment, memory files and
                      skills still follow it)
@@ -216,7 +218,9 @@ is then 1 when the last run failed.
 
 With --local, no server is needed: the chat starts one of its own for the project in the current
 directory (or --cwd), where the agent then works, and keeps its sessions under ~/.harness/projects
-for --continue and --session. A run still going when you leave is cancelled.
+for --continue and --session. --continue then goes on with the last conversation of the
+directory, a chat's or a harness -p run's, and --resume ID takes the ids of both. A run still
+going when you leave is cancelled.
 
 Options:
   --url URL          the server (default: $HARNESS_URL, else http://127.0.0.1:7700)

@@ -20,6 +20,7 @@ import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from 
 import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite/locked.ts";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite/store.ts";
+import { adoptTranscript, type AdoptTranscript } from "./sessions/adopt.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { ignoredByGit } from "./data-dir-ignore.ts";
 import { CREDENTIAL_VARIABLES, serverCredentials } from "./runners/query-credentials.ts";
@@ -49,6 +50,8 @@ export type HarnessServer = {
   reloadTokens?: () => void;
   /** What its settings leave unsaid, each a line for the user (startWarnings). */
   warnings: string[];
+  /** Makes a session hold a conversation kept as a transcript (see sessions/adopt.ts). */
+  adoptTranscript: AdoptTranscript;
 };
 
 /** How long a stopping server waits for another process to release the database's lock, so that
@@ -337,6 +340,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     close: (options) => (closing ??= close(options?.sessionEnd)),
     ...(tokens && { reloadTokens: tokens.reload }),
     warnings: startWarnings(config),
+    adoptTranscript: adoptTranscript(db, registry),
   };
 }
 

@@ -17,3 +17,4 @@ export type { BatchLog } from "./batch-log.ts";
 export { deltaFrame, stateFrame, errorFrame } from "./wire-frames.ts";
 export { createFakeRunner } from "./fake-runner.ts";
 export type { FakeRun, FakeRunner } from "./fake-runner.ts";
+export { conversationFromTranscript } from "./from-transcript.ts";

@@ -7,12 +7,13 @@
 // each line waits until what the one before started has settled, and the chat ends once the input
 // has and the session is idle: exit status 1 when the input ended before what it started did (a
 // call still waits for approval) or the last run it started failed or was cancelled.
-import { homedir, userInfo } from "node:os";
+import { homedir } from "node:os";
 import { createInterface } from "node:readline";
 import { Writable, type Readable } from "node:stream";
 import { createHarnessClient, createSessionsApi, type ConfigureResult, type HarnessClient } from "@harness/client";
 import type { HarnessCommand, HarnessState, RunnerRunOptions, SessionEndReason } from "@harness/protocol";
 import { IdSchema } from "@harness/server/ids";
+import { defaultUser } from "../default-user.ts";
 import type { Command } from "../args.ts";
 import { diagnoseConnectFailure, healthWatch } from "./diagnose.ts";
 import { pickSession, type Picked } from "./pick.ts";
@@ -55,17 +56,7 @@ const PASTE_MS = 30;
 /** How soon a second Ctrl+C on an empty line at a terminal leaves. */
 const LEAVE_AGAIN_MS = 2_000;
 
-/** The user id a chat uses when none is given: $HARNESS_USER, else the login name if it is a valid id. */
-export function defaultUser(env: NodeJS.ProcessEnv): string {
-  if (env.HARNESS_USER) return env.HARNESS_USER;
-  try {
-    const name = userInfo().username;
-    if (IdSchema.safeParse(name).success) return name;
-  } catch {
-    // No login name (a container without a passwd entry).
-  }
-  return "me";
-}
+export { defaultUser };
 
 /** Whether `sink` is a stream the terminal's line editor can draw on. */
 function isWritable(sink: Sink): sink is Sink & Writable {
@@ -372,7 +363,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
   if (command.continue && latest === undefined) view.note(`(no session to continue: a new one)`);
   // A local chat is what `harness` alone opens: its short flags, as claude's, come back to it.
   const comeBack = command.local
-    ? ` (to come back: harness --resume ${sessionId}, or harness -c)`
+    ? ` (to come back: harness --resume ${sessionId}, or harness -c; harness -p -c "<prompt>" goes on with it in print mode)`
     : ` (to come back: harness chat --session ${sessionId}, or harness chat --continue)`;
   if (forkedFrom) view.note(`session ${sessionId} of ${userId} ${where}: a copy of session ${forkedFrom}, which stays as it was${comeBack}`);
   else view.note(`session ${sessionId} of ${userId} ${where}${named ? "" : comeBack}`);

@@ -39,7 +39,7 @@ test("a local chat works on the project's own files, keeps its conversation for 
   const first = await localChat(["when does the build run?"], "/approve\n");
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stdout, "It runs on Fridays.\n");
-  assert.match(first.stderr, new RegExp(`^session (chat-[0-9a-f]+) of me in ${project.replace(/[.]/g, "\\.")} \\(to come back: harness --resume chat-[0-9a-f]+, or harness -c\\)\n`));
+  assert.match(first.stderr, new RegExp(`^session (chat-[0-9a-f]+) of me in ${project.replace(/[.]/g, "\\.")} \\(to come back: harness --resume chat-[0-9a-f]+, or harness -c; harness -p -c "<prompt>" goes on with it in print mode\\)\n`));
   assert.doesNotMatch(first.stderr, /Harness listening/, "the server's own lines stay out of the chat");
   assert.match(JSON.stringify(fake.requests[before + 1].body.messages.at(-1)), /the build runs on Fridays/);
   assert.equal(readFileSync(join(project, "made.txt"), "utf8"), "made\n", "the command ran in the project");
@@ -78,7 +78,7 @@ test("harness --resume ID --fork-session goes on in a copy of the project's sess
   fake.push({ text: "Forked answer." });
   const forked = await harness(["--resume", "to-fork", "--fork-session", "a question in the copy"], env(), { cwd: project, stdin: "" }).result;
   assert.equal(forked.code, 0, forked.stderr);
-  assert.match(forked.stderr, /^session (chat-[0-9a-f]+) of me in \S+: a copy of session to-fork, which stays as it was \(to come back: harness --resume chat-[0-9a-f]+, or harness -c\)\n/m);
+  assert.match(forked.stderr, /^session (chat-[0-9a-f]+) of me in \S+: a copy of session to-fork, which stays as it was \(to come back: harness --resume chat-[0-9a-f]+, or harness -c; harness -p -c "<prompt>" goes on with it in print mode\)\n/m);
   assert.equal(forked.stdout, "Original answer.\nForked answer.\n");
   const history = fake.requests.at(-1)!.body.messages.map((m: { content: unknown }) => JSON.stringify(m.content)).join("\n");
   assert.match(history, /the original question[\s\S]*Original answer\.[\s\S]*a question in the copy/);

@@ -13,6 +13,7 @@ import { DEBUG_ENV, debugSetting } from "@harness/runner/debug-setting";
 import { chatCommand, defaultUser, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./modes.ts";
 import { missingKeyNote } from "./key-note.ts";
+import { localConversation, unknownResume } from "./local-conversation.ts";
 import { chatRunOptions } from "./run-flags.ts";
 import { projectDataDir, projectPath } from "../project-dir.ts";
 
@@ -39,6 +40,13 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   if (io.stdin.isTTY) {
     const note = await missingKeyNote(project, io, command.config?.model);
     if (note) io.stderr.write(`harness: ${note}\n`);
+  }
+  // --resume ID names a conversation of the directory's, a chat's or a run's (harness -p).
+  const place = { where: project, env: io.env, userId: command.userId ?? defaultUser(io.env) };
+  const unknown = await unknownResume(command, place);
+  if (unknown) {
+    io.stderr.write(`harness: ${unknown}\n`);
+    return 1;
   }
   const dataDir = projectDataDir(project, io.env.HOME || undefined);
   const token = randomBytes(24).toString("hex");
@@ -78,7 +86,8 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   let left: SessionEndReason | undefined;
   try {
     const own = { plan, ...(runOptions && { run: runOptions }), left: (how: SessionEndReason) => (left = how) };
-    return await chatCommand({ ...command, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, own);
+    const going = await localConversation(command, place, server.adoptTranscript, io);
+    return await chatCommand({ ...going, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, own);
   } finally {
     await server.close(left && { sessionEnd: left });
   }

@@ -46,7 +46,7 @@ test("nothing to continue, an unknown id or a damaged file: exit 1 with a messag
   const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", HOME: home };
   const nothing = await harness(["run", "--cwd", dir, "-c", "go on"], env).result;
   assert.equal(nothing.code, 1);
-  assert.equal(nothing.stderr, `harness: there is no earlier run in ${dir} to continue\n`);
+  assert.equal(nothing.stderr, `harness: there is no earlier conversation in ${dir} to continue\n`);
 
   const unknown = await harness(["run", "--cwd", dir, "--resume", "no-such-run", "go on"], env).result;
   assert.equal(unknown.code, 1);

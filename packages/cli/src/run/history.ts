@@ -4,13 +4,11 @@
 // temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { ConversationSpent, TranscriptMessage } from "@harness/protocol";
 import { isJsonObject } from "@harness/agent/json-text";
 import { withLockSync } from "@harness/agent/lock-file";
 import { RUN_ID } from "../args.ts";
-import { projectPath } from "../project-dir.ts";
 
 export type StoredRun = {
   id: string;
@@ -40,51 +38,58 @@ export type LoadedRun = { ok: true; run: StoredRun } | { ok: false; message: str
  * map to one name: it is the newest file that says it is this directory's, or that cannot say (its
  * problem is then the answer, rather than an older conversation going on). */
 export function latestRun(dir: string, cwd: string): LoadedRun | undefined {
-  for (const id of newestFirst(dir)) {
+  return latestRunAt(dir, cwd)?.loaded;
+}
+
+/** latestRun, with when its file was written (ms since the epoch). */
+export function latestRunAt(dir: string, cwd: string): { loaded: LoadedRun; at: number } | undefined {
+  for (const { id, at } of newestFirst(dir)) {
     const read = readRun(join(dir, `${id}.json`), id, cwd);
     const owner = "data" in read ? read.data?.cwd : undefined;
     if (typeof owner === "string" && owner !== cwd) continue;
-    return checked(read, id, cwd);
+    return { loaded: checked(read, id, cwd), at };
   }
   return undefined;
+}
+
+/** When conversation `id` was last written (ms since the epoch), or undefined when it is not kept. */
+export function runWrittenAt(dir: string, id: string): number | undefined {
+  if (!RUN_ID.test(id)) return undefined;
+  try {
+    return statSync(join(dir, `${id}.json`)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The revision of conversation `id` as kept now, or undefined when it is not. */
+export function keptRevision(dir: string, id: string): number | undefined {
+  return RUN_ID.test(id) ? revisionOf(join(dir, `${id}.json`)) : undefined;
 }
 
 /** The stored conversation `id` of `cwd`, or why it cannot be had (a message naming the file). */
 export function loadRun(dir: string, id: string, cwd: string): LoadedRun {
   if (!RUN_ID.test(id)) return { ok: false, message: `"${id}" is not the id of a run` };
-  if (!existsSync(join(dir, `${id}.json`))) return { ok: false, message: unknownRunMessage(dir, id, cwd) };
+  if (!existsSync(join(dir, `${id}.json`))) return { ok: false, message: `no run "${id}" in ${cwd}` };
   return checked(readRun(join(dir, `${id}.json`), id, cwd), id, cwd);
 }
 
-/** Why --resume `id` finds nothing, with the conversations that are kept for `cwd` (the last few,
- * each with its first prompt): the id given is often a prompt that --resume took for one. */
-export function unknownRunMessage(dir: string, id: string, cwd: string): string {
-  const kept = recentRuns(dir, cwd, 5);
-  const ids = kept.length ? `; ids: ${kept.map((r) => `${r.id} (${JSON.stringify(r.firstPrompt)})`).join(", ")}` : "";
-  const mistaken = SESSION_ID.test(id) ? "" : "harness run --resume without an id is not supported: ";
-  return `--resume: no conversation "${id}" in ${cwd}${kept.length ? "" : " (none is kept there)"}; ${mistaken}-c goes on with the last one${ids}`;
-}
-
-/** The shape of the ids runs are given (their session_id): one of these was meant as an id. */
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The `count` conversations of `cwd` written last, newest first, with their first prompts cut short. */
-function recentRuns(dir: string, cwd: string, count: number): { id: string; firstPrompt: string }[] {
-  const found: { id: string; firstPrompt: string }[] = [];
-  for (const id of newestFirst(dir)) {
+/** The `count` conversations of `cwd` written last, newest first, with when and their first prompts. */
+export function recentRuns(dir: string, cwd: string, count: number): { id: string; at: number; firstPrompt: string }[] {
+  const found: { id: string; at: number; firstPrompt: string }[] = [];
+  for (const { id, at } of newestFirst(dir)) {
     const read = checked(readRun(join(dir, `${id}.json`), id, cwd), id, cwd);
     if (!read.ok) continue;
     const first = read.run.transcript[0]?.content;
     const text = typeof first === "string" ? first : (first ?? []).map((b) => ("text" in b && typeof b.text === "string" ? b.text : "")).join("");
-    const line = text.replace(/\s+/g, " ").trim();
-    found.push({ id, firstPrompt: line.length > 60 ? `${line.slice(0, 59)}…` : line });
+    found.push({ id, at, firstPrompt: text });
     if (found.length === count) break;
   }
   return found;
 }
 
-/** The ids of the conversations kept in `dir`, the last written first. */
-function newestFirst(dir: string): string[] {
+/** The ids of the conversations kept in `dir`, the last written first, with when. */
+function newestFirst(dir: string): { id: string; at: number }[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".json") && RUN_ID.test(name.slice(0, -".json".length)));
@@ -98,16 +103,7 @@ function newestFirst(dir: string): string[] {
       return [];
     }
   });
-  return dated.sort((a, b) => b.at - a.at).map((d) => d.id);
-}
-
-/** Why `harness run --resume ID` (in `base`, or its --cwd) cannot go on: its conversation is not
- * kept; undefined when it is (whether it can be read is the run's to find out). */
-export function resumeProblem(home: string | undefined, base: string, command: { cwd?: string; resume?: string }): string | undefined {
-  if (command.resume === undefined) return undefined;
-  const where = projectPath(resolve(base, command.cwd ?? "."));
-  const dir = runsDir(home || homedir(), where);
-  return runExists(dir, command.resume) ? undefined : unknownRunMessage(dir, command.resume, where);
+  return dated.sort((a, b) => b.at - a.at);
 }
 
 /** Whether a conversation `id` is kept in `dir` (of this directory or another that maps to it). */

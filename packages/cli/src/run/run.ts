@@ -13,7 +13,7 @@ import type { Readable } from "node:stream";
 import type { Command } from "../args.ts";
 import { createRenderer, printable, terminalOptions, type Sink } from "../display/render.ts";
 import { projectPath } from "../project-dir.ts";
-import { latestRun, loadRun, runExists, runsDir, saveRun } from "./history.ts";
+import { runExists, runsDir, saveRun } from "./history.ts";
 import { checkRunFlags } from "./options.ts";
 import { runConfigOptions } from "./config-flags.ts";
 import { interruptedResult, permissionDenials, runResult } from "./result.ts";
@@ -106,17 +106,16 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
   let spentBefore: ConversationSpent | undefined;
   let loadedRevision: number | undefined;
   if (command.continue || command.resume !== undefined) {
-    const loaded =
-      command.resume !== undefined
-        ? loadRun(conversations, command.resume, where)
-        : (latestRun(conversations, where) ?? { ok: false, message: `there is no earlier run in ${cwd} to continue` });
-    if (!loaded.ok) return fail(loaded.message);
-    history = loaded.run.transcript;
-    spentBefore = loaded.run.spent;
+    // The directory's chats count too: the conversation changed last, whichever way it was had.
+    const { findConversation } = await import("../conversations.ts");
+    const found = await findConversation({ where, env: io.env }, command.resume, (message) => io.stderr.write(`harness: ${message}\n`));
+    if (!found.ok) return fail(found.message);
+    history = found.transcript;
+    spentBefore = found.spent;
     // A fork starts a conversation of its own from it: the one loaded is left as it was.
     if (!command.forkSession) {
-      runId = keptId = loaded.run.id;
-      loadedRevision = loaded.run.revision;
+      runId = keptId = found.id;
+      loadedRevision = found.revision;
     }
   }
   // Not kept, the conversation still has its id, as in claude -p's result; nothing resumes it.

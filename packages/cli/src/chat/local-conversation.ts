@@ -1,0 +1,40 @@
+// Which conversation a chat of its own (--local) goes on with, when --continue or --resume says:
+// the directory's, wherever it is kept (see conversations.ts). A run's conversation (`harness -p`)
+// becomes the session of its id in the chat's server first, or takes what the runs added since
+// the chat last had it.
+import type { ChatCommand, ChatIO } from "./chat.ts";
+import { findConversation, recentConversations, type Place } from "../conversations.ts";
+
+/** Makes a session of the chat's server hold a run's transcript (HarnessServer.adoptTranscript). */
+type Adopt = (userId: string, sessionId: string, transcript: import("@harness/protocol").TranscriptMessage[]) => Promise<void>;
+
+/** Why `--resume ID` of a chat of its own names nothing kept in `place`; undefined when it does. */
+export async function unknownResume(command: ChatCommand, place: Place): Promise<string | undefined> {
+  if (!command.existing || command.sessionId === undefined) return undefined;
+  const kept = await recentConversations(place, 5);
+  if (kept.some((c) => c.id === command.sessionId)) return undefined;
+  const found = await findConversation(place, command.sessionId, () => {});
+  if (found.ok) return undefined;
+  const latest = kept.map((c) => c.id);
+  return `--resume: there is no session "${command.sessionId}" here; ${latest.length ? `the latest: ${latest.join(", ")}` : "there is none yet"} (-c goes on with the last one)`;
+}
+
+/** `command` naming the session to go on with, once it holds the conversation: that of --resume
+ * ID, or with --continue the one of the directory changed last. */
+export async function localConversation(command: ChatCommand, place: Place & { userId: string }, adopt: Adopt, io: ChatIO): Promise<ChatCommand> {
+  const resume = command.existing ? command.sessionId : undefined;
+  if (!command.continue && resume === undefined) return command;
+  const warn = (message: string) => io.stderr.write(`harness: ${message}\n`);
+  const found = await findConversation(place, resume, warn);
+  // Nothing found: the chat says so, as ever (a new session for --continue).
+  if (!found.ok) return command;
+  if (found.from === "run") {
+    try {
+      await adopt(place.userId, found.id, found.transcript);
+    } catch (error) {
+      warn(`cannot go on with the conversation of harness -p ${found.id} here: ${(error as Error).message}`);
+      return command;
+    }
+  }
+  return { ...command, continue: undefined, sessionId: found.id, existing: true };
+}

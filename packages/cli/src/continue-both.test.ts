@@ -32,7 +32,7 @@ function setup(t: { after(fn: () => unknown): void }, fake: Fake) {
 }
 
 test("harness -p then harness -c: the chat goes on with the print run's conversation, and harness -p -c then with the chat's", async (t) => {
-  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, { text: "Two." }, { text: "Three." }, { text: "Four." }] }));
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "One." }, { text: "Two." }, { text: "Three." }, { text: "Four." }, { text: "Five." }, { text: "Six." }] }));
   const { run, print, prompts } = setup(t, fake);
   const first = await print("first");
   const id = first.session_id;
@@ -50,6 +50,10 @@ test("harness -p then harness -c: the chat goes on with the print run's conversa
   const again = await run("--resume", id, "fourth");
   assert.equal(again.stdout, "One.\nTwo.\nThree.\nFour.\n");
   assert.deepEqual(prompts(), ["first", "second", "third", "fourth"]);
+
+  await print("--resume", id, "fifth");
+  const named = await run("chat", "--local", "--session", id, "sixth");
+  assert.equal(named.stdout, "One.\nTwo.\nThree.\nFour.\nFive.\nSix.\n", "--session of the id goes on with what the run added too");
 });
 
 test("a chat then harness -p -c: the run goes on with the chat's conversation, under the chat's id, which harness -p --resume takes too", async (t) => {

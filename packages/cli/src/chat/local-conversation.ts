@@ -20,13 +20,13 @@ export async function unknownResume(command: ChatCommand, place: Place): Promise
 }
 
 /** `command` naming the session to go on with, once it holds the conversation: that of --resume
- * ID, or with --continue the one of the directory changed last. */
+ * ID (or --session ID), or with --continue the one of the directory changed last. */
 export async function localConversation(command: ChatCommand, place: Place & { userId: string }, adopt: Adopt, io: ChatIO): Promise<ChatCommand> {
-  const resume = command.existing ? command.sessionId : undefined;
+  const resume = command.sessionId;
   if (!command.continue && resume === undefined) return command;
   const warn = (message: string) => io.stderr.write(`harness: ${message}\n`);
   const found = await findConversation(place, resume, warn);
-  // Nothing found: the chat says so, as ever (a new session for --continue).
+  // Nothing found: the chat says so, as ever (a new session for --continue, or of --session's id).
   if (!found.ok) return command;
   if (found.from === "run") {
     try {
@@ -36,5 +36,5 @@ export async function localConversation(command: ChatCommand, place: Place & { u
       return command;
     }
   }
-  return { ...command, continue: undefined, sessionId: found.id, existing: true };
+  return { ...command, continue: undefined, sessionId: found.id, ...(command.continue && { existing: true as const }) };
 }

@@ -267,7 +267,7 @@ With --local (or harness with no command), as harness run takes them, for every 
 Claude's other options (--agent, --fallback-model, --json-schema…) are harness run's.
 
 In the chat: /cancel, /approve [N], /deny [N] [reason], /mode M, /model ID, /rewind [N],
-/commands, /quit, /help.
+/resume [N|ID], /commands, /exit, /help.
 Esc or Ctrl+C cancels a run under way; with none, Ctrl+C clears the line, and leaves when pressed
 twice on an empty one; Esc twice lists the prompts to rewind to. A line ending in \\ (or Alt+Enter)
 goes on to a new line of the same prompt. Ctrl+D leaves.

@@ -58,9 +58,10 @@ todo list the agent keeps.
                           mode): its output is shown, and the model sees both with the next
                           prompt; the permission rules and the sandbox hold as for the Bash tool
   /vim                    vim mode of the prompt on or off, for this chat (Esc: normal mode)
-  /quit                   leave (Ctrl+D too); a run under way goes on in the session
+  /exit, /quit            leave (Ctrl+D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent: its skills and slash commands,
-  /compact [instructions] (summarise the conversation so far) and /clear (start it afresh),
+  /init (write a CLAUDE.md for the project), /review, /compact [instructions] (summarise the
+  conversation so far) and /clear (start it afresh),
   and its reports /context /cost /mcp /memory /agents /hooks /status /todos /export [file]
   /permissions /add-dir, answered without the model (/commands lists them). Claude Code's
   commands the chat has no counterpart of (/config, /terminal-setup…) say what to use here instead.

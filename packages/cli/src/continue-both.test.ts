@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { startFakeAnthropic } from "@harness/test-utils";
 import { runsDir } from "./run/history.ts";
 import { projectPath } from "./project-dir.ts";
-import { harness, tempDir, withFake } from "./test-support.ts";
+import { chatInTerminal, harness, leaveChat, tempDir, withFake } from "./test-support.ts";
 
 type Fake = Awaited<ReturnType<typeof startFakeAnthropic>>;
 
@@ -111,4 +111,32 @@ test("--resume with an id neither kept says so, naming the latest of both", asyn
   assert.equal(c.code, 1);
   assert.match(c.stderr, new RegExp(`there is no session "chat-nosuch" here; the latest: ${printed}, ${chat} \\(-c goes on with the last one\\)\n$`));
   assert.equal(fake.requests.length, asked);
+});
+
+test("harness --resume alone lists the print runs' conversations with the chats, newest first", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "A." }, { text: "B." }] }));
+  const { env, project, run, print } = setup(t, fake);
+  const chat = /^session (chat-[0-9a-f]+)/m.exec((await run("from the chat")).stderr)![1];
+  const printed = (await print("from a run")).session_id;
+  // Not at a terminal: the list, and the ids to pass.
+  const listed = await harness(["--resume"], env, { cwd: project, stdin: "" }).result;
+  assert.equal(listed.code, 2);
+  assert.match(listed.stderr, new RegExp(`^Sessions of me, the most recent first:\\n {2}1 {2}from a run {2}· {2}just now {2}· {2}${printed}\\n {2}2 {2}from the chat {2}· {2}just now {2}· {2}${chat}\\n`));
+  assert.match(listed.stderr, new RegExp(`pass the id, as harness --resume ${printed}\\n$`));
+});
+
+test("at a terminal, harness --resume alone picks a print run's conversation, and the chat goes on with it", async (t) => {
+  const fake = await withFake(t, startFakeAnthropic({ replies: [{ text: "Chat answer." }, { text: "Run answer." }, { text: "Picked answer." }] }));
+  const { env, project, run, print, prompts } = setup(t, fake);
+  await run("from the chat");
+  const printed = (await print("from a run")).session_id;
+  const chat = chatInTerminal(t, "--local --resume", { cwd: project, env, columns: 100 });
+  await chat.sees(/Resume which\? \(1-2, Enter for none\)/);
+  chat.type("1\r");
+  await chat.sees(new RegExp(`session ${printed} of me`));
+  await chat.sees(/Run answer\./);
+  chat.type("go on\r");
+  await chat.sees(/Picked answer\./);
+  assert.deepEqual(prompts(), ["from a run", "go on"]);
+  await leaveChat(chat);
 });

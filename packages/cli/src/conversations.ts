@@ -62,6 +62,11 @@ function runAt(dir: string, id: string, where: string): { loaded: LoadedRun; at:
   return at === undefined ? undefined : { loaded: loadRun(dir, id, where), at };
 }
 
+/** The `count` runs' conversations of `place` written last, newest first, with their first prompts. */
+export function recentRunsOf(place: Place, count: number): { id: string; at: number; firstPrompt: string }[] {
+  return recentRuns(runsDir(homeOf(place), place.where), place.where, count);
+}
+
 /** The `count` conversations of `place` changed last, newest first, with their first prompts. */
 export async function recentConversations(place: Place, count: number): Promise<{ id: string; at: number; firstPrompt: string }[]> {
   const runs = recentRuns(runsDir(homeOf(place), place.where), place.where, count);

@@ -6,7 +6,7 @@ Usage:
   harness ["<prompt>"], harness -c   chat with the agent on this project (harness chat --local;
                                      harness alone at a terminal; -c goes on with the last
                                      conversation here, a chat's or a -p run's, --resume ID with
-                                     the one of that id, --resume alone with a chat picked from a
+                                     the one of that id, --resume alone with one picked from a
                                      list; --fork-session with a copy of it; --model,
                                      --permission-mode and the chat's other session options,
                                      --verbose, and --add-dir, --mcp-config and the chat's other

@@ -2,8 +2,12 @@
 // the directory's, wherever it is kept (see conversations.ts). A run's conversation (`harness -p`)
 // becomes the session of its id in the chat's server first, or takes what the runs added since
 // the chat last had it.
+import { createSessionsApi } from "@harness/client";
+import type { SessionSummary } from "@harness/protocol";
 import type { ChatCommand, ChatIO } from "./chat.ts";
-import { findConversation, recentConversations, type Place } from "../conversations.ts";
+import { pickFrom, type Picked } from "./pick.ts";
+import { CONNECT_TIMEOUT_MS } from "./sessions.ts";
+import { findConversation, recentConversations, recentRunsOf, type Place } from "../conversations.ts";
 
 /** Makes a session of the chat's server hold a run's transcript (HarnessServer.adoptTranscript). */
 type Adopt = (userId: string, sessionId: string, transcript: import("@harness/protocol").TranscriptMessage[]) => Promise<void>;
@@ -37,4 +41,24 @@ export async function localConversation(command: ChatCommand, place: Place & { u
     }
   }
   return { ...command, continue: undefined, sessionId: found.id, ...(command.continue && { existing: true as const }) };
+}
+
+/** Most conversations listed to pick from, as the chat lists its sessions. */
+const LISTED = 20;
+
+/** `--resume` alone in a chat of its own: the conversation the user picks among the directory's,
+ * its chats' sessions (from the chat's server at `url`) and its runs'. */
+export async function pickLocal(place: Place & { userId: string }, server: { url: string; token: string }, io: ChatIO): Promise<Picked> {
+  const chats = await createSessionsApi({ url: server.url, userId: place.userId, token: server.token }).list({ signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
+  const listed = new Map<string, SessionSummary>(chats.map((chat) => [chat.sessionId, chat]));
+  for (const run of recentRunsOf(place, LISTED)) {
+    const chat = listed.get(run.id);
+    const at = new Date(run.at).toISOString();
+    // A conversation had both ways is listed once, as of its later copy (under its chat's title).
+    if (chat && Date.parse(chat.updatedAt) >= run.at) continue;
+    const title = run.firstPrompt.replace(/\s+/g, " ").trim().slice(0, 60) || null;
+    listed.set(run.id, chat ? { ...chat, updatedAt: at } : { sessionId: run.id, title, status: "idle", messageCount: 0, createdAt: at, updatedAt: at });
+  }
+  const newestFirst = [...listed.values()].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
+  return pickFrom(newestFirst, { userId: place.userId, again: "harness" }, io);
 }

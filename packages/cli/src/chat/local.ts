@@ -13,7 +13,7 @@ import { DEBUG_ENV, debugSetting } from "@harness/runner/debug-setting";
 import { chatCommand, defaultUser, type ChatCommand, type ChatIO } from "./chat.ts";
 import type { PlanSwitch } from "./modes.ts";
 import { missingKeyNote } from "./key-note.ts";
-import { localConversation, unknownResume } from "./local-conversation.ts";
+import { localConversation, pickLocal, unknownResume } from "./local-conversation.ts";
 import { chatRunOptions } from "./run-flags.ts";
 import { projectDataDir, projectPath } from "../project-dir.ts";
 
@@ -86,7 +86,17 @@ export async function localChatCommand(command: ChatCommand, io: ChatIO & { cwd:
   let left: SessionEndReason | undefined;
   try {
     const own = { plan, ...(runOptions && { run: runOptions }), left: (how: SessionEndReason) => (left = how) };
-    const going = await localConversation(command, place, server.adoptTranscript, io);
+    // --resume alone: the user picks among the directory's chats and runs, then goes on as with --resume ID.
+    let chosen = command;
+    if (command.pick) {
+      const picked = await pickLocal(place, { url: server.url, token }, io);
+      if ("status" in picked) {
+        if (picked.message) io.stderr.write(`harness: ${picked.message}\n`);
+        return picked.status;
+      }
+      chosen = { ...command, pick: undefined, sessionId: picked.sessionId, existing: true };
+    }
+    const going = await localConversation(chosen, place, server.adoptTranscript, io);
     return await chatCommand({ ...going, cwd: project }, { ...io, env: { ...io.env, HARNESS_URL: server.url, HARNESS_TOKEN: token } }, own);
   } finally {
     await server.close(left && { sessionEnd: left });

@@ -34,7 +34,13 @@ export async function pickSession(
   io: { stdin: Readable & { isTTY?: boolean }; stderr: Sink },
   signal: AbortSignal,
 ): Promise<Picked> {
-  const sessions = (await createSessionsApi({ url: target.url, userId: target.userId, ...(target.token && { token: target.token }) }).list({ signal })).slice(0, LISTED);
+  const sessions = await createSessionsApi({ url: target.url, userId: target.userId, ...(target.token && { token: target.token }) }).list({ signal });
+  return pickFrom(sessions, target, io);
+}
+
+/** pickSession from `listed` (newest first), as the server's list or another of the same shape. */
+export async function pickFrom(listed: readonly SessionSummary[], target: { userId: string; again: string }, io: { stdin: Readable & { isTTY?: boolean }; stderr: Sink }): Promise<Picked> {
+  const sessions = listed.slice(0, LISTED);
   if (sessions.length === 0) return { status: 1, message: `--resume: there is no session to resume yet; ${target.again} "<prompt>" starts one` };
   io.stderr.write(`Sessions of ${target.userId}, the most recent first:\n${sessionLines(sessions).join("\n")}\n`);
   if (!io.stdin.isTTY) return { status: 2, message: `--resume: not at a terminal, nobody can pick: pass the id, as ${target.again} --resume ${sessions[0].sessionId}` };

@@ -47,3 +47,25 @@ test("one word that is no command is a typo until shown otherwise: it is refused
   assert.deepEqual(parseArgs(["--frob"]), { kind: "usage-error", message: 'unknown option "--frob"' });
   assert.deepEqual(parseArgs([]), { kind: "help" });
 });
+
+test("claude's own commands that harness has none of say what to use instead; a prompt that starts with one of their words is still a prompt", () => {
+  for (const [argv, said] of [
+    [["config"], /^claude's "config" has no counterpart here: the settings are Claude Code's files \(\.claude\/settings\.json/],
+    [["config", "set", "model", "opus"], /^claude's "config" has no counterpart here/],
+    [["update"], /^claude's "update" has no counterpart here: harness updates with its repository \(git pull\)/],
+    [["setup-token"], /^claude's "setup-token" has no counterpart here: there is no account to sign in to; the agent uses the API key in ANTHROPIC_API_KEY/],
+  ] as const) {
+    const parsed = parseArgs([...argv]);
+    assert.equal(parsed.kind, "usage-error", argv.join(" "));
+    assert.match((parsed as { message: string }).message, said);
+  }
+  assert.deepEqual(parseArgs(["update", "the", "readme"]), { kind: "chat", local: true, prompt: "update the readme" });
+});
+
+test("--debug in a chat names what a chat of its own takes instead: HARNESS_DEBUG", () => {
+  for (const flag of ["--debug", "-d"]) {
+    const parsed = parseArgs([flag]);
+    assert.equal(parsed.kind, "usage-error");
+    assert.match((parsed as { message: string }).message, new RegExp(`^${flag} is not one a chat can take .*; a chat of its own writes its runners' debug log with HARNESS_DEBUG=1 harness \\(or a filter: HARNESS_DEBUG=api,hooks\\)$`));
+  }
+});

@@ -4,6 +4,7 @@ import { parseDebugFilter } from "@harness/llm/debug-log";
 import type { HarnessConfig } from "@harness/protocol";
 import { CHAT_SESSION_OPTIONS, RUN_ONLY_FLAGS, runOnlyFlag, runOnlyMessage, takeChatSessionFlags } from "./chat/flags.ts";
 import { type ChatRunFlags, RUN_SHAPING_OPTIONS, runShapingFlag, sharedServerMessage, takeChatRunFlags } from "./chat/run-flags.ts";
+import { claudeSubcommand } from "./claude-subcommands.ts";
 import { parseMcp, type McpCommand } from "./mcp/args.ts";
 import { parseDoctor, type DoctorCommand } from "./doctor/args.ts";
 import { MAX_TURNS, parseInteger } from "./parse-integer.ts";
@@ -470,6 +471,8 @@ function parseClaudeStyle(argv: string[]): Command {
   if (first.startsWith("-") && !chatFlag) {
     return { kind: "usage-error", message: RUN_ONLY_FLAGS.includes(flag) ? runOnlyMessage(flag) : `unknown option "${flag}"` };
   }
+  const claudeOnly = claudeSubcommand(argv);
+  if (claudeOnly) return { kind: "usage-error", message: claudeOnly };
   if (argv.length === 1 && /^[a-z][a-z0-9-]*$/.test(first)) {
     return { kind: "usage-error", message: `unknown command "${first}"; to give a prompt: harness -p "${first}" (one run) or harness chat --local "${first}" (a chat)` };
   }

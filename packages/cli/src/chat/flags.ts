@@ -36,8 +36,12 @@ export function runOnlyFlag(args: readonly string[], spec: OptionSpec): string |
 }
 
 export function runOnlyMessage(flag: string): string {
-  return `${flag} is not one a chat can take (a session's settings are its model, permission mode, system prompt, effort and max turns): harness run takes it, as harness run ${flag} … "<prompt>"`;
+  const debug = DEBUG_FLAGS.includes(flag) ? "; a chat of its own writes its runners' debug log with HARNESS_DEBUG=1 harness (or a filter: HARNESS_DEBUG=api,hooks)" : "";
+  return `${flag} is not one a chat can take (a session's settings are its model, permission mode, system prompt, effort and max turns): harness run takes it, as harness run ${flag} … "<prompt>"${debug}`;
 }
+
+/** The flags of a run's debug log: a chat's is HARNESS_DEBUG (see chat/local.ts). */
+const DEBUG_FLAGS = ["--debug", "-d", "--debug-file", "--debug-to-stderr", "-d2e"];
 
 /** The efforts of the wire protocol; `claude`'s xhigh lies between high and max. */
 const EFFORTS = ["low", "medium", "high", "max"] as const;

@@ -14,7 +14,7 @@ function ownChat(t: { after(fn: () => unknown): void }, project: string) {
   return chatInTerminal(t, "--local", { cwd: project, env, columns: 80 });
 }
 
-test("/theme, /terminal-setup and /config say what harness chat has instead, without a model call", async (t) => {
+test("/theme, /terminal-setup, /config and /bug say what harness chat has instead, without a model call", async (t) => {
   const project = model.dir("harness-cc-commands-");
   const before = model.fake.requests.length;
   const chat = ownChat(t, project);
@@ -26,6 +26,8 @@ test("/theme, /terminal-setup and /config say what harness chat has instead, wit
   chat.type("/config\r");
   await chat.shows(/settings\.json/);
   await chat.shows(/notifications follow Claude Code's "preferredNotifChannel"/);
+  chat.type("/bug\r");
+  await chat.shows(/an issue in harness's repository/);
   await pause(500);
   assert.equal(model.fake.requests.length, before, "the model was sent nothing");
   await leaveChat(chat);

@@ -18,6 +18,8 @@ export const CLAUDE_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   logout: "no account here: the agent uses the API key in ANTHROPIC_API_KEY (or a cloud provider's credentials)",
   ide: "harness chat connects to no IDE",
   theme: "harness chat follows the terminal's colours; NO_COLOR turns colour off",
+  bug: "open an issue in harness's repository, with what harness --version and harness doctor say",
+  feedback: "open an issue in harness's repository, with what harness --version and harness doctor say",
 };
 
 /** What the chat says of `word` (a line's first word) when it is a Claude Code command it lacks

@@ -4,13 +4,14 @@
 // the chat last had it.
 import { createSessionsApi } from "@harness/client";
 import type { SessionSummary } from "@harness/protocol";
+import type { HarnessServer } from "@harness/server";
 import type { ChatCommand, ChatIO } from "./chat.ts";
 import { pickFrom, type Picked } from "./pick.ts";
 import { CONNECT_TIMEOUT_MS } from "./sessions.ts";
 import { findConversation, recentConversations, recentRunsOf, type Place } from "../conversations.ts";
 
-/** Makes a session of the chat's server hold a run's transcript (HarnessServer.adoptTranscript). */
-type Adopt = (userId: string, sessionId: string, transcript: import("@harness/protocol").TranscriptMessage[]) => Promise<void>;
+/** Makes a session of the chat's server hold a run's transcript. */
+type Adopt = HarnessServer["adoptTranscript"];
 
 /** Why `--resume ID` of a chat of its own names nothing kept in `place`; undefined when it does. */
 export async function unknownResume(command: ChatCommand, place: Place): Promise<string | undefined> {

@@ -34,14 +34,10 @@ const MAX_NAME = 255;
 
 export type LoadedRun = { ok: true; run: StoredRun } | { ok: false; message: string };
 
-/** The conversation last written for `cwd`, or undefined when there is none. Two directories may
- * map to one name: it is the newest file that says it is this directory's, or that cannot say (its
- * problem is then the answer, rather than an older conversation going on). */
-export function latestRun(dir: string, cwd: string): LoadedRun | undefined {
-  return latestRunAt(dir, cwd)?.loaded;
-}
-
-/** latestRun, with when its file was written (ms since the epoch). */
+/** The conversation last written for `cwd`, with when (ms since the epoch), or undefined when there
+ * is none. Two directories may map to one name: it is the newest file that says it is this
+ * directory's, or that cannot say (its problem is then the answer, rather than an older
+ * conversation going on). */
 export function latestRunAt(dir: string, cwd: string): { loaded: LoadedRun; at: number } | undefined {
   for (const { id, at } of newestFirst(dir)) {
     const read = readRun(join(dir, `${id}.json`), id, cwd);

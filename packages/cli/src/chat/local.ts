@@ -1,7 +1,8 @@
 // `harness chat --local`: a chat on the project in the current directory (or --cwd), with no
 // server to start first. The chat starts one of its own in this process: on loopback, on a free
 // port, behind a token of its own, with the project as every session's workspace and its sessions
-// kept under ~/.harness/projects (so `--continue` and `--session` find them again), and every run
+// kept under ~/.harness/projects (so `--continue` and `--session` find them again, as they find
+// the conversations of `harness -p` in the directory: see local-conversation.ts), and every run
 // carrying the run flags it was given (--add-dir, --mcp-config…: see run-flags.ts). The server,
 // and with it any run still going, ends with the chat.
 import { randomBytes } from "node:crypto";

@@ -1,7 +1,8 @@
-// The conversations of `harness run`, kept so that a later run can go on with one (--continue, or
-// --resume ID), as Claude Code keeps its own: one file per conversation, under
-// ~/.harness/runs/<the project directory as a name>/<id>.json. A file is written whole (to a
-// temporary name, then renamed) after every run, so a run that dies leaves the one before intact.
+// The conversations of `harness run`, kept so that a later run, or a chat, can go on with one
+// (--continue, or --resume ID: see conversations.ts), as Claude Code keeps its own: one file per
+// conversation, under ~/.harness/runs/<the project directory as a name>/<id>.json. A file is
+// written whole (to a temporary name, then renamed) after every run, so a run that dies leaves the
+// one before intact.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";

@@ -236,9 +236,12 @@ export function fakeModelForFile(): { readonly fake: FakeAnthropic; dir(prefix: 
 }
 
 /** `harness chat args` (shell words) in a terminal of its own (inTerminal), in `cwd` (the
- * repository's root unless given), with this process's environment, TERM=xterm and `env` over them. */
+ * repository's root unless given), with this process's environment, TERM=xterm, the tests' home and
+ * `env` over them. */
 export function chatInTerminal(t: { after(fn: () => unknown): void }, args: string, options: { cwd?: string; env?: NodeJS.ProcessEnv; columns: number }) {
-  const env = { ...process.env, TERM: "xterm", ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm", ...options.env };
+  // The tests' home unless given: a local chat keeps its sessions in ~/.harness/projects.
+  if (options.env?.HOME === undefined) env.HOME = testHome;
   return inTerminal(t, `exec bash ${JSON.stringify(bin)} chat ${args}`, { cwd: options.cwd ?? root, env, columns: options.columns });
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import type { AgentEvent } from "@harness/protocol";
 import { tempProject, type TempProject } from "../testing/project.ts";
+import { scriptedProvider } from "../testing/scripted-provider.ts";
 import { prepareToolInvocation, type ToolInvocationOptions } from "./invoke-tool.ts";
 
 function optionsIn(project: TempProject, events: AgentEvent[], overrides: Partial<ToolInvocationOptions> = {}): ToolInvocationOptions {
@@ -96,4 +97,19 @@ test("aborting the signal stops a long command", async (t) => {
   const outcome = await running;
   assert.ok(Date.now() - started < 10_000);
   assert.equal(outcome.isError, true);
+});
+
+test("a Task call runs its sub-agent: its calls and text come stamped with its id, its reply is the result", async (t) => {
+  const project = await tempProject(t);
+  await project.write("notes.md", "hello");
+  const provider = scriptedProvider([{ toolCalls: [{ id: "sub-glob", name: "Glob", input: { pattern: "*.md" } }] }, { text: ["Found ", "notes.md"] }]);
+  const { outcome, events } = await invoke(project, "Task", { description: "Find notes", prompt: "Which notes are there?", subagent_type: "general-purpose" }, { provider });
+  assert.deepEqual(outcome, { output: "Found notes.md", isError: false });
+  const glob = events.find((e) => e.type === "tool.started" && e.toolName === "Glob");
+  assert.ok(glob && glob.type === "tool.started");
+  assert.equal(glob.parentToolUseId, "call-1");
+  assert.match(glob.agentId ?? "", /^agent_/);
+  assert.ok(events.some((e) => e.type === "assistant.delta" && e.parentToolUseId === "call-1" && e.text === "notes.md"));
+  assert.equal(provider.requests[0].messages.at(-1)?.role, "user");
+  assert.match(JSON.stringify(provider.requests[0].messages), /Which notes are there\?/);
 });

@@ -58,7 +58,8 @@ export async function prepareToolInvocation(given: ToolInvocationOptions, call: 
     const { model, provider } = modelOf(withEnv, setup);
     ctx = mainRunContext(
       { options: withEnv, resources, setup, model, provider, notice, record: () => {}, ...(main.ok && main.agent && { agent: main.agent }) },
-      (parent) => subagentSpawner(parent, () => Promise.reject(new Error("a direct tool call starts no sub-agent"))),
+      // A direct Task call runs its sub-agent as a run's would (the loop imported for it only).
+      (parent) => subagentSpawner(parent, async (child) => (await import("./run-agent.ts")).runDirectSubagent(parent, child)),
     );
   } catch (error) {
     await release();

@@ -34,7 +34,7 @@ import { asksToThink } from "../harness/model/output-tokens.ts";
 import { buildRequest } from "../harness/request.ts";
 import { createAgentResources, knowSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "../harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "../harness/run-context.ts";
-import { countInConversation, createRunState, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "../harness/run-state.ts";
+import { countInConversation, createRunState, emptySpend, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "../harness/run-state.ts";
 import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "../harness/hooks/session-hooks.ts";
 import { loadRunSetup } from "../harness/setup/setup.ts";
 import { subagentSpawner } from "../harness/agents/subagents.ts";
@@ -260,6 +260,12 @@ async function runSubagent(parent: RunContext, options: RunAgentOptions, spend: 
     leave();
     await Promise.allSettled(state.background);
   }
+}
+
+/** A sub-agent started by a direct Task call (invoke-tool.ts), with no run around it: its calls
+ * count in a spend of its own. */
+export function runDirectSubagent(parent: RunContext, options: RunAgentOptions): Promise<RunAgentResult> {
+  return runSubagent(parent, options, emptySpend());
 }
 
 /** The tools an agent hook's sub-agent may use: it looks, it changes nothing. */

@@ -165,6 +165,8 @@ export class RunWatch {
         id,
         name: known.name,
         input: call?.input ?? {},
+        // A sub-agent's call: the id of the Task call that started it.
+        ...(call?.parentToolCallId !== undefined && { parent_tool_call_id: call.parentToolCallId }),
         ...(call?.output !== undefined && !failed && { output: { text: call.output } }),
         status: call ? TOOL_STATUS[call.status] : "running",
         ...(failed && { error: call.output || (call.status === "denied" ? "denied" : "failed") }),

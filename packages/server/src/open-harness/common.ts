@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BadRequest, check, userOf } from "../sessions/api.ts";
 import { ApiError, answerError, codeOfStatus } from "./errors.ts";
 import type { Executions } from "./executions.ts";
+import type { SpawnedSubagents } from "./spawned-subagents.ts";
 import type { ToolInvoker } from "./tool-invoke.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
@@ -24,6 +25,8 @@ export type OpenHarness = {
   stopping: () => string | undefined;
   /** One of a session's tools called directly on its runner (tool-invoke.ts). */
   invokeTool: ToolInvoker;
+  /** The sub-agents spawned over the API, with the tasks delegated to them. */
+  subagents: SpawnedSubagents;
 };
 
 export const PREFIX = "/v1";

@@ -89,7 +89,21 @@ export const CAPABILITIES = {
       "the archive (archive_size is 0), search, export and import are not implemented (501)",
     ],
   },
-  subagents: notHere("sub-agents are started by the model (the Task tool) within an execution; their tool calls stream with it"),
+  subagents: {
+    supported: true,
+    operations: ["subagents.list", "subagents.get", "subagents.result", "subagents.attachStream", "subagents.terminate", "subagents.spawn", "subagents.delegate", "subagents.delegateStream"],
+    limitations: [
+      "per session (session_id in the query); the parent agent is the main agent of the session's runs, agent id main (a sub-agent has no Task tool and starts none): any other is 404",
+      "listed are the sub-agents the session's executions' runs started, one per Task call (its id the call's, name its subagent_type, description and prompt its input, status and times the call's; kept as long as the executions, an hour after they end), and those spawned over the API; runs a WebSocket client started are no executions and theirs are not listed",
+      "a sub-agent's tool_calls are the calls it made; its text and thinking are not recorded, only its result (the Task call's output, its last reply); its usage is not recorded (0) but for a delegated task's; a background one (run_in_background) reads as completed once launched, its output the launch notice",
+      "attachStream sends the calls a run's sub-agent makes, then its result as text (an error when it failed or was stopped) and done; a delegated task's stream also has its text and thinking as it writes them",
+      "status: idle (spawned, given no task), running, completed or failed (a stopped one too: its result's status is cancelled)",
+      "spawn takes name (an agent type of the session, as agents.list gives them), description (the task's short description) and model (an alias or model id); system_prompt and skills are not taken (501: an agent type's are its file's); builtin backend only",
+      "delegate runs its task as the main agent's Task call would, on the session's runner, with the session's permission rules and mode (a call that would ask for approval is refused, as tools.invoke refuses it); refused 409 while a run is under way in the session, and a prompt sent meanwhile fails as the runner is busy; each task starts the agent afresh; context is not taken (501); the answer's execution_id is the sub-agent's id (a delegation is no execution); the task goes on if the request closes",
+      "terminate stops a spawned sub-agent's running task, or removes a spawned one not running; a sub-agent a run started stops with its run (cancel the execution): terminating it alone is 501",
+      "spawned sub-agents are kept in memory for the server's life, at most 100 a user (the oldest not running go first)",
+    ],
+  },
   files: {
     supported: true,
     operations: ["files.list", "files.read", "files.download", "files.write", "files.mkdir", "files.delete", "files.search", "files.upload", "files.uploadBatch", "files.downloadBatch"],

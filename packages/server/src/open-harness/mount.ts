@@ -29,6 +29,9 @@ import { mountWebhookRoutes } from "./routes-webhooks.ts";
 import { mountToolRoutes } from "./routes-tools.ts";
 import { mountToolInvokeRoutes } from "./routes-tool-invoke.ts";
 import { toolInvoker } from "./tool-invoke.ts";
+import { createSpawnedSubagents } from "./spawned-subagents.ts";
+import { mountSubagentRoutes } from "./routes-subagents.ts";
+import { mountSubagentDelegateRoutes } from "./routes-subagents-delegate.ts";
 import { mountEventRoutes } from "./routes-events.ts";
 import { mountDiagnosticsRoutes, type ServerFigures } from "./routes-diagnostics.ts";
 import { mountLogRoutes } from "./routes-logs.ts";
@@ -79,6 +82,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   // Called once an execution has ended, when `oh` is long made.
   const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log, (execution) => artifactsOf(oh, execution));
   const feed = createEventFeed();
+  const invokeTool = toolInvoker(options.registry);
   const oh: OpenHarness = {
     app,
     executions: createExecutions(options.registry, options.executionStore, log, (notice) => {
@@ -92,7 +96,8 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     backend: options.backend,
     startedAt: new Date().toISOString(),
     stopping: options.stopping ?? (() => undefined),
-    invokeTool: toolInvoker(options.registry),
+    invokeTool,
+    subagents: createSpawnedSubagents(invokeTool),
   };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);
@@ -113,6 +118,8 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountWebhookRoutes(oh, options.webhooks);
   mountToolRoutes(oh);
   mountToolInvokeRoutes(oh);
+  mountSubagentRoutes(oh);
+  mountSubagentDelegateRoutes(oh);
   mountEventRoutes(oh, feed);
   mountDiagnosticsRoutes(oh, options.figures, feed);
   mountLogRoutes(oh, options.logs ?? createLogBuffer());

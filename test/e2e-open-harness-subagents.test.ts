@@ -23,6 +23,19 @@ before(async () => {
 after(() => h.close());
 
 const task = (id: string, prompt: string) => ({ toolUses: [{ id, name: "Task", input: { description: "Find notes", prompt, subagent_type: "general-purpose" } }] });
+/** The sub-agent `id` once `ready` holds for it (asked every 100 ms, for up to 10 s). */
+async function subagentWhen(id: string, ready: (subagent: { status: string; tool_calls: unknown[] }) => boolean, what: string) {
+  for (let i = 0; i < 100; i++) {
+    const got = await api(`${SUBS}/${id}${q}`);
+    if (got.status === 200) {
+      const { subagent } = await got.json();
+      if (ready(subagent)) return subagent;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the sub-agent never ${what}`);
+}
+
 const types = (events: { data: Record<string, unknown> }[]) => events.map((e) => e.data.type);
 
 test("a run's Task call is a sub-agent: listed, read with the calls it made, its result and its events", async () => {
@@ -65,25 +78,18 @@ test("a run's Task call is a sub-agent: listed, read with the calls it made, its
   assert.equal(tool_calls.find((c: { id: string }) => c.id === "toolu_glob").parent_tool_call_id, "toolu_sub1");
 });
 
-test("a running sub-agent is followed live, its result is 409 until it ends, and it stops with its run only", async () => {
+test("a running sub-agent is followed live, its result is 409 until it ends", async () => {
   let release!: () => void;
   const hold = new Promise<void>((resolve) => (release = resolve));
   h.fake.push(task("toolu_sub2", "Look slowly."), { toolUses: [{ id: "toolu_glob2", name: "Glob", input: { pattern: "*" } }] }, { text: "SLOW-RESULT", hold }, { text: "Finished." });
   const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look slowly", session_id: sessionId }) })).json();
-  for (let i = 0; i < 100; i++) {
-    const got = await api(`${SUBS}/toolu_sub2${q}`);
-    if (got.status === 200 && (await got.json()).subagent.tool_calls.length === 1) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await subagentWhen("toolu_sub2", (s) => s.tool_calls.length === 1, "made its call");
   const { subagent } = await (await api(`${SUBS}/toolu_sub2${q}`)).json();
   assert.equal(subagent.status, "running");
   assert.equal(subagent.completed_at, undefined);
   const running = await api(`${SUBS}/toolu_sub2/result${q}`);
   assert.equal(running.status, 409);
   assert.equal((await running.json()).error.code, "subagent_running");
-  const stop = await api(`${SUBS}/toolu_sub2${q}`, { method: "DELETE" });
-  assert.equal(stop.status, 501);
-  assert.match((await stop.json()).error.message, /cancel execution/);
 
   const live = api(`${SUBS}/toolu_sub2/stream${q}`).then(readSse);
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -94,6 +100,28 @@ test("a running sub-agent is followed live, its result is 409 until it ends, and
   await executionWhen(api, executionId, (e) => e.status === "completed", "completed");
   const ended = await api(`${SUBS}/toolu_sub2${q}`, { method: "DELETE" });
   assert.equal(ended.status, 409);
+  assert.equal((await ended.json()).error.code, "subagent_finished");
+});
+
+test("terminate stops a run's sub-agent alone: its Task call answers that it was interrupted, and the run goes on", async () => {
+  h.fake.push(task("toolu_sub3", "Look forever."), { text: "still looking", hold: new Promise(() => {}) }, { text: "The sub-agent was stopped; done." });
+  const before = h.fake.requests.length;
+  const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look forever", session_id: sessionId }) })).json();
+  await h.fake.waitForRequests(before + 2);
+  const live = api(`${SUBS}/toolu_sub3/stream${q}`).then(readSse);
+  const stopped = await api(`${SUBS}/toolu_sub3${q}`, { method: "DELETE" });
+  assert.equal(stopped.status, 204);
+  const { result } = await (await api(`${SUBS}/toolu_sub3/result${q}`)).json();
+  assert.equal(result.status, "cancelled");
+  assert.match(result.output, /Interrupted by user/);
+  const events = await live;
+  assert.deepEqual(types(events), ["text", "error", "done"]);
+  assert.equal(events[1].data.code, "cancelled");
+  const execution = await executionWhen(api, executionId, (e) => e.status !== "running", "ended");
+  assert.equal(execution.status, "completed");
+  const final = await (await api(`${V1}/executions/${executionId}/result`)).json();
+  assert.match(final.result.output, /The sub-agent was stopped; done\./);
+  assert.match(JSON.stringify(h.fake.requests.at(-1)!.body.messages.at(-1)), /Interrupted by user/);
 });
 
 test("bad input is 400 naming the field; unknown sessions, parents and sub-agents are 404", async () => {

@@ -267,6 +267,10 @@ export type RunAgentOptions = {
   /** Subscribes to configuration changes sent while the run is in flight; each applies from the
    * next model call (the mode also to tool calls checked after it). Returns the unsubscribe. */
   onConfigure?: (listener: (change: RunConfigureChange) => void) => () => void;
+  /** Subscribes to requests to stop the sub-agent of one of the run's Task calls (by the call's id),
+   * the run going on: the call then answers that it was interrupted. The listener says whether it
+   * had that sub-agent running. Returns the unsubscribe. */
+  onStopAgent?: (listener: (toolUseId: string) => boolean) => () => void;
   /** The conversation's id, as hooks see it (`session_id`); default an id per resources. */
   sessionId?: string;
   /** Set by the sub-agent spawner on a sub-agent's run: its id and type, for its hooks. */

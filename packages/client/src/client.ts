@@ -225,6 +225,9 @@ export class HarnessClient {
   /** Goes back to before user message `messageId`: drops it and what follows, and puts the files
    * back as they were then; `dryRun` only sets `state.rewindPreview` to what it would restore. */
   rewind(messageId: string, dryRun?: boolean): void { this.send({ type: "rewind", messageId, ...(dryRun ? { dryRun } : {}) }); }
+  /** Stops the sub-agent of running Task call `toolCallId` alone: the call's result says it was
+   * interrupted, and the run goes on. */
+  stopAgent(toolCallId: string): void { this.send({ type: "stop-agent", toolCallId }); }
 
   /** Settles with what `watch` makes of the states and error events that come next, of the
    * client closing for good or switching session (`closed`), and of `timeoutMs` passing. */

@@ -38,6 +38,10 @@ export const ApproveBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_C
 /** Longest reason a denial may give the model, in characters. */
 export const MAX_DENY_REASON_CHARS = 10_000;
 export const DenyBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1), reason: wellFormedText().max(MAX_DENY_REASON_CHARS).optional() });
+/** Stops the sub-agent a Task call of the run started, the run going on: the call's result is
+ * then that it was interrupted (POST /runs/:requestId/stop-agent; 404 when no sub-agent of that
+ * call is running, or the backend stops none alone). */
+export const StopAgentBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1) });
 export const SteerBodySchema = z.strictObject({ message: wellFormedText().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: RunnerPermissionModeSchema.optional(),
@@ -54,6 +58,7 @@ export type RunControl =
   | { type: "deny"; toolUseId: string; reason?: string }
   | { type: "steer"; message: string }
   | { type: "cancel" }
+  | { type: "stop-agent"; toolUseId: string }
   | { type: "configure"; config: RunConfigureBody };
 export const RewindBodySchema = z.strictObject({ userMessageId: idOfAtMost(MAX_USER_MESSAGE_ID_CHARS).min(1), dryRun: z.boolean().optional() });
 

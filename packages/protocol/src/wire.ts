@@ -61,6 +61,9 @@ export const HarnessCommandSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("resume"), prompt, sessionId: id }),
   z.strictObject({ type: z.literal("configure"), config: HarnessConfigSchema }),
   z.strictObject({ type: z.literal("rewind"), messageId: id, dryRun: z.boolean().optional() }),
+  /** Stops the sub-agent of a running Task call; the run goes on, the call's result saying it was
+   * interrupted. */
+  z.strictObject({ type: z.literal("stop-agent"), toolCallId: id }),
 ]);
 export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];

@@ -30,6 +30,9 @@ export type BackendContext = {
   steering: SteerInbox;
   /** Subscribes to configuration changes sent while the run is in flight (from the next model call). */
   onConfigure(listener: (config: RunConfigureBody) => void): () => void;
+  /** Subscribes to requests to stop the sub-agent of one of the run's Task calls, the run going on;
+   * the listener answers whether it had that sub-agent running. Absent: nobody asks. */
+  onStopAgent?(listener: (toolUseId: string) => boolean): () => void;
   /** Present when the run has a file checkpoint still to take (a backend with `checkpointsOnChange`):
    * the backend awaits it before anything in the run may change files. Later calls wait for the
    * first; it never rejects (a failure is told to the user as a notice). */

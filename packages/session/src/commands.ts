@@ -45,7 +45,22 @@ export function executeCommand(core: SessionCore, conn: Connection, index: numbe
       return resume(core, reply, command.prompt, command.sessionId);
     case "rewind":
       return rewind(core, reply, command.messageId, command.dryRun === true);
+    case "stop-agent":
+      return stopAgent(core, reply, command.toolCallId);
   }
+}
+
+/** The names the Task tool goes by (Claude Code's newer one is Agent). */
+const TASK_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
+
+/** Stops the sub-agent of the run's running Task call `toolCallId`; the run goes on. */
+function stopAgent(core: SessionCore, reply: Reply, toolCallId: string): void {
+  const run = core.run;
+  const call = run && core.state.messages.at(-1)?.toolCalls?.find((c) => c.id === toolCallId);
+  if (!run || !call || !TASK_TOOLS.has(call.name) || call.status !== "running") {
+    return reply(`stop-agent: no Task call "${toolCallId}" of the run in progress is running a sub-agent`, ErrorCodes.notFound);
+  }
+  sendControl(core, run, { type: "stop-agent", toolUseId: toolCallId }, (why) => reply(`stop-agent failed: ${why}`, CommandErrorCodes.runner));
 }
 
 function busy(core: SessionCore): boolean {

@@ -328,3 +328,28 @@ test("the read-only built-in agents get only read-only tools and inherit a non-C
   assert.equal(sub.model, "test-model");
   assert.match(systemText(sub), /READ-ONLY mode/);
 });
+
+test("a request to stop one Task call's sub-agent interrupts it alone: the call answers so and the run goes on", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const { provider, events, parent } = await setup(
+    t,
+    [{ toolCalls: [taskCall("toolu_task", "general-purpose", "Look for a long time.")] }, { text: "Still looking", hang: true }, { text: "Stopped it; done." }],
+    { cwd },
+  );
+  const stops = new Set<(toolUseId: string) => boolean>();
+  parent.onStopAgent = (listener) => {
+    stops.add(listener);
+    return () => stops.delete(listener);
+  };
+  const running = runAgent(parent);
+  await waitFor(() => (provider.requests.length === 2 ? true : undefined), "the sub-agent's request");
+  const stop = (id: string) => [...stops].some((listener) => listener(id));
+  assert.equal(stop("toolu_other"), false, "no sub-agent of another call");
+  assert.equal(stop("toolu_task"), true);
+  const result = await running;
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(result.result, "Stopped it; done.");
+  assert.deepEqual(resultsIn(withoutCacheMarks(provider.requests[2].messages).at(-1)), [{ type: "tool_result", tool_use_id: "toolu_task", content: "Interrupted by user", is_error: true }]);
+  assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_task" && e.isError));
+  assert.equal(stops.size, 0, "the sub-agent stopped listening once it ended");
+});

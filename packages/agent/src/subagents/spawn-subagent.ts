@@ -93,13 +93,30 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
       const result = await deps.runAgent({ ...configured, signal });
       return { ...outputOf(agent, result, configured.maxTurns), usage: result.usage, agentId, toolUses };
     };
-    if (!request.background) return run(ctx.signal);
+    if (!request.background) return stoppable(parent, parentToolUseId, ctx.signal, run);
     const agents = ctx.backgroundAgents;
     if (!agents) return { content: "Background agents are not available in this run. Call Task again without run_in_background.", isError: true, usage: emptyUsage() };
     const started = agents.start({ id: agentId, description: request.description, agentType: agent.name }, (_id, signal) => run(signal));
     if ("error" in started) return { content: started.error, isError: true, usage: emptyUsage() };
     return { content: launchedText(agentId), agentId };
   };
+}
+
+/** `run` on a signal of its own, which `ctx` fires, as does a request to stop the sub-agent of
+ * Task call `toolUseId` alone (RunAgentOptions.onStopAgent). */
+async function stoppable(parent: RunAgentOptions, toolUseId: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<SubagentOutput>): Promise<SubagentOutput> {
+  if (!parent.onStopAgent) return run(signal);
+  const own = new AbortController();
+  const unsubscribe = parent.onStopAgent((id) => {
+    if (id !== toolUseId || own.signal.aborted) return false;
+    own.abort();
+    return true;
+  });
+  try {
+    return await run(AbortSignal.any([signal, own.signal]));
+  } finally {
+    unsubscribe();
+  }
 }
 
 /** The Task call's answer when its agent runs in the background. */

@@ -85,6 +85,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         }),
         steering: ctx.steering,
         onConfigure: ctx.onConfigure,
+        ...(ctx.onStopAgent && { onStopAgent: ctx.onStopAgent }),
         ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
         ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
         ...(resources && { resources }),

@@ -462,3 +462,31 @@ test("cancel takes no body or an empty JSON object; anything else is refused, an
   assert.deepEqual((await readUntil(iter, (e) => e.type === "run.error")).at(-1), { type: "run.error", seq: 2, message: "cancelled" });
   assert.equal((await send("{}")).status, 200, "the client's own body");
 });
+
+test("stop-agent reaches the backend's listener; a call with no sub-agent running is 404, a bad body 400", async (t) => {
+  const stopped = gate<string>();
+  const backend = fakeBackend(async (_q, ctx: BackendContext) => {
+    const unsubscribe = ctx.onStopAgent!((toolUseId) => {
+      if (toolUseId !== "toolu_task") return false;
+      stopped.open(toolUseId);
+      return true;
+    });
+    await stopped.opened;
+    unsubscribe();
+    return { ok: true, result: "ok", usage, transcript: [] };
+  });
+  const { url, client } = await startRunner(t, { backend });
+  const iter = client.query({ prompt: "p" }, { signal: never() })[Symbol.asyncIterator]();
+  const id = requestIdOf(await readUntil(iter, (e) => e.type === "run.started"));
+  const bad = await post(`${url}/runs/${id}/stop-agent`, {});
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error ?? "", /^toolUseId: /);
+  const other = await post(`${url}/runs/${id}/stop-agent`, { toolUseId: "toolu_other" });
+  assert.equal(other.status, 404);
+  assert.match(other.body.error ?? "", /no sub-agent of Task call "toolu_other" is running/);
+  await client.control(id, { type: "stop-agent", toolUseId: "toolu_task" });
+  assert.equal(await stopped.opened, "toolu_task");
+  await readUntil(iter, (e) => e.type === "run.completed");
+  const ended = await post(`${url}/runs/${id}/stop-agent`, { toolUseId: "toolu_task" });
+  assert.equal(ended.status, 409);
+});

@@ -95,6 +95,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     ...(query.interactive === true && { requestApproval: (request) => run.approvals.request(request) }),
     steering: run.steering,
     onConfigure: (listener) => run.configure.subscribe(listener),
+    onStopAgent: (listener) => run.agentStops.subscribe(listener),
   };
   let outcome: RunOutcome;
   try {

@@ -108,3 +108,22 @@ export function createConfigureHub(): ConfigureHub {
     },
   };
 }
+
+/** Requests to stop the sub-agent of one of the run's Task calls (stop-agent), handed to the
+ * backend's listener, which says whether it had such a sub-agent running. */
+export type AgentStops = {
+  /** True when a listener stopped the sub-agent of Task call `toolUseId`. */
+  push(toolUseId: string): boolean;
+  subscribe(listener: (toolUseId: string) => boolean): () => void;
+};
+
+export function createAgentStops(): AgentStops {
+  const listeners = new Set<(toolUseId: string) => boolean>();
+  return {
+    push: (toolUseId) => [...listeners].some((listener) => listener(toolUseId)),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

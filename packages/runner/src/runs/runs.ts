@@ -1,7 +1,7 @@
 // The runs a runner knows: the one in flight and, for a while after they end, the last few, so that
 // a session that lost its stream can still re-attach and read the tail.
 import { createEventLog, type EventLog, type EventLogLimits } from "./event-log.ts";
-import { createApprovals, createConfigureHub, createSteerQueue, type Approvals, type ConfigureHub, type SteerQueue } from "./controls.ts";
+import { createAgentStops, createApprovals, createConfigureHub, createSteerQueue, type AgentStops, type Approvals, type ConfigureHub, type SteerQueue } from "./controls.ts";
 
 export type Run = {
   readonly requestId: string;
@@ -10,6 +10,7 @@ export type Run = {
   readonly approvals: Approvals;
   readonly steering: SteerQueue;
   readonly configure: ConfigureHub;
+  readonly agentStops: AgentStops;
   /** Resolves once the run has ended (its last event is in the log). */
   readonly settled: Promise<void>;
   /** Set once the run has ended. */
@@ -67,6 +68,7 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
         }, controller.signal),
         steering: createSteerQueue(),
         configure: createConfigureHub(),
+        agentStops: createAgentStops(),
         settled,
       };
       settles.set(run, settle);

@@ -22,6 +22,7 @@ function execution(id: string, startedAt: string, completedAt?: string, userId =
     ended: Promise.resolve(),
     cancel: () => false,
     answer: () => {},
+    stopAgent: () => {},
   };
 }
 

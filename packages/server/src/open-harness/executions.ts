@@ -29,6 +29,11 @@ export type Execution = {
   cancel(): boolean;
   /** Approves or denies a call of the run that waits for approval. */
   answer(toolCallId: string, approve: boolean): void;
+  /** Asks the run to stop the sub-agent of its Task call `toolCallId`, the run going on; the
+   * listeners are told when the session refuses it (stopRefused then says why). */
+  stopAgent(toolCallId: string): void;
+  /** Why the session refused the last stopAgent(), once it has. */
+  stopRefused?: string;
 };
 
 /** The most kept in memory at once (the oldest ended go first): those the store could not take. */
@@ -76,6 +81,7 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
     const lease = await registry.acquire(userId, sessionId);
     let markEnded!: () => void;
     let cancelSent = false;
+    let stopSent = false;
     let savedStatus: ExecutionStatus | undefined;
     const watch = new RunWatch(prompt, (event) => {
       execution.events.push(event);
@@ -103,6 +109,11 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
         lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "cancel" }] }));
         return true;
       },
+      stopAgent(toolCallId) {
+        stopSent = true;
+        execution.stopRefused = undefined;
+        lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "stop-agent", toolCallId }] }));
+      },
       answer(toolCallId, approve) {
         const command = approve ? { type: "approve", toolCallId } : { type: "deny", toolCallId, reason: "denied over the Open Harness API" };
         lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [command] }));
@@ -111,6 +122,12 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
     const conn: Connection = {
       send(frame) {
         const message = JSON.parse(frame) as ServerMessage;
+        if (message.type === "error" && stopSent) {
+          stopSent = false;
+          execution.stopRefused = message.message;
+          for (const listener of execution.listeners) listener();
+          return;
+        }
         // A refused cancel (the run ended meanwhile) says nothing about the run.
         if (message.type === "error" && cancelSent) return;
         watch.frame(message);
@@ -189,6 +206,7 @@ function storedExecution(summary: ExecutionSummary, load: () => ExecutionRow | u
     ended: Promise.resolve(),
     cancel: () => false,
     answer: () => {},
+    stopAgent: () => {},
   };
 }
 

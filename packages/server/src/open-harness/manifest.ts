@@ -100,7 +100,7 @@ export const CAPABILITIES = {
       "status: idle (spawned, given no task), running, completed or failed (a stopped one too: its result's status is cancelled)",
       "spawn takes name (an agent type of the session, as agents.list gives them), description (the task's short description) and model (an alias or model id); system_prompt and skills are not taken (501: an agent type's are its file's); builtin backend only",
       "delegate runs its task as the main agent's Task call would, on the session's runner, with the session's permission rules and mode (a call that would ask for approval is refused, as tools.invoke refuses it); refused 409 while a run is under way in the session, and a prompt sent meanwhile fails as the runner is busy; each task starts the agent afresh; context is not taken (501); the answer's execution_id is the sub-agent's id (a delegation is no execution); the task goes on if the request closes",
-      "terminate stops a spawned sub-agent's running task, or removes a spawned one not running; a sub-agent a run started stops with its run (cancel the execution): terminating it alone is 501",
+      "terminate stops a running sub-agent alone and answers once it has stopped: a run's goes on, its Task call's result saying the sub-agent was interrupted (the builtin backend; Claude Code's runs stop none alone: 502); a spawned one not running is removed",
       "spawned sub-agents are kept in memory for the server's life, at most 100 a user (the oldest not running go first)",
     ],
   },

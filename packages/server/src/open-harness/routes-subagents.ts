@@ -5,8 +5,9 @@
 //   get        200 { subagent } with its tool_calls (the calls its sub-agent made)
 //   result     200 { result } the spec's ExecutionResult (409 while it runs, or before a task)
 //   stream     SSE of its ExecutionEvents while it runs, ended with done once it has ended
-//   terminate  204: a spawned one running stops (its result then cancelled), one not running is
-//              removed; one a run started is 501 (it stops with its run), 409 once it has ended
+//   terminate  204 once it has stopped: a running one stops, its run (if a run started it) going on,
+//              its result cancelled; a spawned one not running is removed; one a run started is
+//              409 once it has ended
 import type { Context } from "hono";
 import { check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
@@ -45,6 +46,32 @@ function runFeed(execution: Execution, id: string): Followed {
     },
     ended: () => ended || execution.watch.finished,
   };
+}
+
+/** How long terminate waits for a run's sub-agent to stop. */
+const STOP_WAIT_MS = 10_000;
+
+/** Stops the sub-agent of the run's Task call `id`, the run going on; answers once its call has
+ * ended (its result: interrupted), or throws why it did not. */
+async function stopRunSubagent(execution: Execution, id: string): Promise<void> {
+  const operation = "subagents.terminate";
+  const stillRunning = () => execution.watch.detailed().find((call) => call.id === id)?.status === "running";
+  const timeout = AbortSignal.timeout(STOP_WAIT_MS);
+  let wake: (() => void) | undefined;
+  const listener = () => wake?.();
+  execution.listeners.add(listener);
+  timeout.addEventListener("abort", listener);
+  try {
+    execution.stopAgent(id);
+    while (stillRunning() && !execution.watch.finished && execution.stopRefused === undefined && !timeout.aborted) {
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    execution.listeners.delete(listener);
+    timeout.removeEventListener("abort", listener);
+  }
+  if (execution.stopRefused !== undefined && stillRunning()) throw new ApiError(502, "runner_error", `the sub-agent was not stopped: ${execution.stopRefused}`, operation);
+  if (timeout.aborted && stillRunning()) throw new ApiError(504, "timeout", `the sub-agent did not stop within ${STOP_WAIT_MS / 1000} s`, operation);
 }
 
 export function mountSubagentRoutes(oh: OpenHarness): void {
@@ -100,12 +127,8 @@ export function mountSubagentRoutes(oh: OpenHarness): void {
       }
       const { status } = subagentOfCall(found.call, found.execution.id, found.execution.sessionId);
       if (!running(status)) throw new ApiError(409, "subagent_finished", `sub-agent "${found.call.id}" has already ended (${status})`, "subagents.terminate");
-      throw new ApiError(
-        501,
-        "not_implemented",
-        `a sub-agent its run started stops with the run: cancel execution "${found.execution.id}" (POST /executions/${found.execution.id}/cancel); a spawned sub-agent is terminated alone`,
-        "subagents.terminate",
-      );
+      await stopRunSubagent(found.execution, found.call.id);
+      return c.body(null, 204);
     }),
   );
 }

@@ -520,3 +520,15 @@ test("each state is a new object, and the parts a delta did not touch are the sa
   assert.equal(states[0].messages[0], before.messages[0]);
   client.close();
 });
+
+test("stopAgent sends stop-agent naming the Task call", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient(options(server.factory));
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  client.stopAgent("toolu_task");
+  assert.deepEqual(JSON.parse(server.sockets[0].sent.at(-1)!), { type: "commands", commands: [{ type: "stop-agent", toolCallId: "toolu_task" }] });
+  client.close();
+});

@@ -56,7 +56,8 @@ const TASK_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
 /** Stops the sub-agent of the run's running Task call `toolCallId`; the run goes on. */
 function stopAgent(core: SessionCore, reply: Reply, toolCallId: string): void {
   const run = core.run;
-  const call = run && core.state.messages.at(-1)?.toolCalls?.find((c) => c.id === toolCallId);
+  // Searched from the end: a steer the run took moved its reply on to a new message.
+  const call = run && core.state.messages.findLast((m) => m.toolCalls?.some((c) => c.id === toolCallId))?.toolCalls?.find((c) => c.id === toolCallId);
   if (!run || !call || !TASK_TOOLS.has(call.name) || call.status !== "running") {
     return reply(`stop-agent: no Task call "${toolCallId}" of the run in progress is running a sub-agent`, ErrorCodes.notFound);
   }

@@ -8,7 +8,6 @@
 //   terminate  204 once it has stopped: a running one stops, its run (if a run started it) going on,
 //              its result cancelled; a spawned one not running is removed; one a run started is
 //              409 once it has ended
-import type { Context } from "hono";
 import { check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, type OpenHarness } from "./common.ts";

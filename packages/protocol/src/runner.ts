@@ -343,6 +343,25 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     permissionMode: RunnerPermissionModeSchema,
     refused: RunnerPermissionModeSchema.optional(),
   }),
+  /** A hook the settings (or a plugin, a skill, an agent file) configure ran, as it ended: once
+   * per hook run, never for the harness's own internal hooks. `hookEvent`: the event it ran for
+   * (Claude Code's name: PreToolUse, Stop…); `matcher`: its group's matcher, when it has one;
+   * `kind`: command, http, prompt or agent; `command`: its command, URL or prompt as messages name
+   * it (an http hook's URL cut to its origin and first path part, secrets shown as ***); `outcome`:
+   * success, error (it failed, timed out, or exited non-zero) or cancelled (the run was);
+   * `exitCode`: a command's, when it exited on its own. */
+  z.object({
+    type: z.literal("hook.ran"),
+    ...envelope,
+    ...agentFields,
+    hookEvent: z.string(),
+    matcher: z.string().optional(),
+    kind: z.enum(["command", "http", "prompt", "agent"]),
+    command: z.string(),
+    outcome: z.enum(["success", "error", "cancelled"]),
+    durationMs: z.number().nonnegative(),
+    exitCode: z.number().int().optional(),
+  }),
   /** The run is set up (settings read, MCP servers started): what it works with. */
   z.object({ type: z.literal("run.ready"), ...envelope, ...agentFields, available: RunAvailableSchema }),
   z.object({

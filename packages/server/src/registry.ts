@@ -79,7 +79,28 @@ export type RegistryOptions = {
   checkModel?: (model: string, where: { userId: string; sessionId: string }) => string | undefined | Promise<string | undefined>;
   /** See SessionOptions.counts: shared by every session. */
   counts?: SessionCounts;
+  /** Told of what happens to the sessions (the event feed's events); each must return at once. */
+  events?: RegistryEvents;
 };
+
+export type RegistryEvents = {
+  /** A session that was nowhere (neither stored nor in memory) was opened: a WebSocket client
+   * connected to a new session id. */
+  created?(userId: string, sessionId: string): void;
+  /** A hook of one of the session's runs ran (the runner's hook.ran). */
+  hookRan?(userId: string, sessionId: string, event: Extract<RunnerEvent, { type: "hook.ran" }>): void;
+  /** A run of the session ended in error, saying why. */
+  runFailed?(userId: string, sessionId: string, failure: { runId: string | undefined; message: string }): void;
+};
+
+/** Calls `tell`; what it throws is no session's failure. */
+function quietly(tell: () => void): void {
+  try {
+    tell();
+  } catch {
+    // A listener's failure changes nothing here.
+  }
+}
 
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
   const entries = new Map<string, Entry>();
@@ -133,8 +154,20 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   function create(key: string, userId: string, sessionId: string): Entry {
     const runner = options.runnerFactory({ userId, sessionId });
     const checkModel = options.checkModel;
+    const events = options.events;
+    const store = options.db.storeFor(userId, sessionId);
+    // Nothing stored: the session is made as it opens (a session made by the sessions API is stored
+    // before it is opened, and told of there).
+    let fresh = false;
     const opening = openSession({
-      store: options.db.storeFor(userId, sessionId),
+      store: {
+        ...store,
+        load() {
+          const loaded = store.load();
+          fresh = loaded === undefined;
+          return loaded;
+        },
+      },
       runner,
       sessionId,
       loadPeer: (other) => conversation(userId, other),
@@ -160,9 +193,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
           durationMs,
           error: end.error,
         });
+        if (end.status === "failed") quietly(() => events?.runFailed?.(userId, sessionId, { runId: run.id, message: end.error ?? "no reason given" }));
         scheduleEviction(key, entry);
       },
       ...(checkModel && { checkModel: (model: string) => checkModel(model, { userId, sessionId }) }),
+      ...(events?.hookRan && { onHookRan: (event: Extract<RunnerEvent, { type: "hook.ran" }>) => quietly(() => events.hookRan?.(userId, sessionId, event)) }),
       onError: (error, context) =>
         options.log(`session ${userId}/${sessionId}: ${context}: ${(error as Error)?.message ?? error}`, {
           level: "error",
@@ -171,7 +206,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
           session: sessionId,
         }),
     }).then(
-      (session) => (entry.session = session),
+      (session) => {
+        entry.session = session;
+        if (fresh) quietly(() => events?.created?.(userId, sessionId));
+        return session;
+      },
       async (error: unknown) => {
         if (entries.get(key) === entry) entries.delete(key);
         await runner.stop?.().catch(() => undefined);

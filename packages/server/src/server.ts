@@ -16,6 +16,8 @@ import { createAdaptorServer } from "@hono/node-server";
 import { checkMetricsToken, checkSharedToken, MIN_PUBLIC_TOKEN_LENGTH, resolveConfig, startWarnings, type ServerOptions } from "./config.ts";
 import { reloadingTokens } from "./auth/tokens-reload.ts";
 import { createHttpApp } from "./http-app.ts";
+import { createEventStore } from "./open-harness/event-store.ts";
+import { serverEvents } from "./open-harness/server-events.ts";
 import { createSessionRegistry, type RunnerFactory, type SessionRegistry } from "./registry.ts";
 import { sessionModelCheck } from "./model-check.ts";
 import { isBusy } from "./sqlite/locked.ts";
@@ -195,7 +197,10 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const counts = createServerCounts();
   // The Open Harness API's WebSocket channels, added as its routes are mounted.
   const channels: WebSocketChannel[] = [];
-  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf), counts });
+  // The event feed's events other than executions', told by the registry and the sessions API too.
+  const events = createEventStore();
+  const told = serverEvents(events);
+  const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf), counts, events: told.registry });
   const sockets = createWebSocketEndpoint({
     registry,
     token: config.token,
@@ -270,6 +275,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       log,
       logs,
       webSocketChannels: channels,
+      events,
     },
     sessions: {
       db,
@@ -287,6 +293,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
             ),
       stateOf: dirs.stateOf,
       log,
+      onSessionEvent: told.onSessionEvent,
     },
   });
   const server = createAdaptorServer({

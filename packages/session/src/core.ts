@@ -67,6 +67,8 @@ export type SessionOptions = {
   /** Called each time a run ends (completed, failed, cancelled or interrupted), with the state it
    * left (its status and error say how it ended) and the run's id when the runner knew it by one. */
   onSettled?: (state: HarnessState, run: { id: string | undefined }) => void;
+  /** Called as a hook of a run here ran (the runner's hook.ran), once per event received; must not throw. */
+  onHookRan?: (event: Extract<RunnerEvent, { type: "hook.ran" }>) => void;
   newId?: () => string;
   /** Why the host cannot serve `model` (a provider it does not know, one its backend does not run,
    * one it has no key for, one the settings' availableModels leave out), or undefined. A configure

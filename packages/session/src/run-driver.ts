@@ -236,6 +236,7 @@ async function drive(
         const { operations, cursor } = chosen ? { operations: chosen, cursor: run.cursor } : translateEvent(core.state, run.cursor, event, core.newId);
         run.cursor = cursor;
         if (operations.length) core.stage(operations);
+        if (event.type === "hook.ran") core.options.onHookRan?.(event);
         if (event.type === "user.message" && event.steer && !event.agentId) {
           // A runner may deliver several waiting steers as one message.
           run.steers = run.steers.filter((steer) => !event.text.includes(steer.text));

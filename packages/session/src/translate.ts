@@ -207,6 +207,10 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     case "run.ready":
       return { operations: event.agentId ? [] : availableOps(state.available, event.available), cursor };
+
+    // The host hears of it (SessionOptions.onHookRan); the conversation does not change.
+    case "hook.ran":
+      return { operations: [], cursor };
   }
 }
 

@@ -17,19 +17,25 @@ import type { AsyncHookReport, Hook, HookCondition, HookEventName, HookInputFor,
  * once: the same command, URL, or prompt of the same type, with the same `if`, in two groups that
  * both match runs once. */
 export function selectHooks<E extends HookEventName>(config: HooksConfig, event: E, input: HookInputFor<E>, scope?: IfScope): Hook[] {
+  return [...selectWithMatchers(config, event, input, scope).keys()];
+}
+
+/** selectHooks' hooks, each with the matcher of the first group that selected it (undefined for a
+ * group without one). */
+function selectWithMatchers<E extends HookEventName>(config: HooksConfig, event: E, input: HookInputFor<E>, scope?: IfScope): Map<Hook, string | undefined> {
   const groups = config[event];
-  if (!groups || groups.length === 0) return [];
+  if (!groups || groups.length === 0) return new Map();
   const target = matchTarget(input);
-  const selected = new Map<string, Hook>();
+  const selected = new Map<string, { hook: Hook; matcher: string | undefined }>();
   for (const group of groups) {
     if (target !== undefined && !matches(group.matcher, target)) continue;
     for (const hook of group.hooks) {
       if (hook.type !== "callback" && hook.if !== undefined && !meetsIf(hook.if, input, scope)) continue;
       const key = identityOf(hook);
-      if (!selected.has(key)) selected.set(key, hook);
+      if (!selected.has(key)) selected.set(key, { hook, matcher: group.matcher });
     }
   }
-  return [...selected.values()];
+  return new Map([...selected.values()].map(({ hook, matcher }) => [hook, matcher]));
 }
 
 /** What makes two hooks the same: the same command (and environment of its own, as two plugins'
@@ -61,14 +67,15 @@ export async function runHooks<E extends HookEventName>(
   opts: RunHooksOptions,
 ): Promise<HookResult> {
   const ran = opts.onceRan;
-  const selected = selectHooks(config, event, input, { cwd: opts.cwd, projectDir: opts.projectDir });
+  const matchers = selectWithMatchers(config, event, input, { cwd: opts.cwd, projectDir: opts.projectDir });
+  const selected = [...matchers.keys()];
   const hooks = ran ? selected.filter((hook) => !(hook.once && ran.has(identityOf(hook)))) : selected;
   if (hooks.length === 0) return combineEffects([], []);
   if (ran) for (const hook of hooks) if (hook.once) ran.add(identityOf(hook));
   const stdin = JSON.stringify({ ...input, cwd: input.cwd ?? opts.cwd, hook_event_name: event });
   const env = { ...process.env, ...opts.env, CLAUDE_PROJECT_DIR: opts.projectDir };
   const target = matchTarget(input);
-  const watch = watcher(opts, event, target === undefined || target === "" ? event : `${event}:${target}`);
+  const watch = watcher(opts, event, target === undefined || target === "" ? event : `${event}:${target}`, matchers);
   const logged = hookDebug(event, target);
   // Every hook runs through here, waited for or not: told to the observer and the debug log alike.
   const start = (hook: Hook, signal: AbortSignal) => {
@@ -102,11 +109,12 @@ function reportAsync(event: HookEventName, run: HookRunResult, opts: RunHooksOpt
 
 /** Tells `opts.observe` that a hook of `event` starts, now; the function it returns tells that it
  * ended with a run, and gives the run back. Without an observer, nothing is told. */
-function watcher(opts: RunHooksOptions, event: HookEventName, name: string): (hook: Hook) => (run: HookRunResult) => HookRunResult {
+function watcher(opts: RunHooksOptions, event: HookEventName, name: string, matchers: ReadonlyMap<Hook, string | undefined>): (hook: Hook) => (run: HookRunResult) => HookRunResult {
   const observer = opts.observe;
   if (!observer) return () => (run) => run;
   return (hook) => {
-    const seen: ObservedHook = { id: randomUUID(), event, name, type: hook.type };
+    const matcher = matchers.get(hook);
+    const seen: ObservedHook = { id: randomUUID(), event, name, type: hook.type, ...(matcher !== undefined && matcher !== "" && { matcher }) };
     quietly(() => observer.started(seen));
     return (run) => {
       quietly(() => observer.ended(seen, run));

@@ -310,7 +310,8 @@ export type RunHooksOptions = {
 
 /** One hook as it runs: a fresh `id` per run, its event, what it is named by (the event, and what
  * its matcher was matched against: "PreToolUse:Bash", "SessionStart:startup"), and its kind. */
-export type ObservedHook = { id: string; event: HookEventName; name: string; type: Hook["type"] };
+/** `matcher`: the matcher of the group it was configured in, when that group has one. */
+export type ObservedHook = { id: string; event: HookEventName; name: string; type: Hook["type"]; matcher?: string };
 
 /** Watches hooks run; what it throws is ignored, and it cannot change what the hooks do. */
 export type HookObserver = {

@@ -155,6 +155,8 @@ export async function runCommand(command: RunCommand, io: RunIO): Promise<number
     ? (event) => {
         // The init line that opens the stream says what run.ready would.
         if (event.type === "run.ready") return;
+        // Hooks are told as Claude Code tells them (hook-events.ts), with --include-hook-events.
+        if (event.type === "hook.ran") return;
         // Thinking streams as Claude Code streams it, with --include-partial-messages only.
         if (event.type === "assistant.thinking" || (event.type === "assistant.retracted" && event.thinking)) return;
         // Driven over the control protocol (the Agent SDK), the stream holds Claude Code's

@@ -13,6 +13,8 @@ import { type BedrockAuth, hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, serve
 import type { RunAvailable, RunnerQuery, TranscriptMessage } from "@harness/protocol";
 import type { Backend, BackendContext, RunOutcome } from "../backend.ts";
 import { abortedMessage } from "../runs/abort-reason.ts";
+import { secretHiding, secretValuesOf } from "@harness/llm/hidden-secrets";
+import { hookReports } from "./hook-reports.ts";
 
 export type BuiltinBackendOptions = {
   /** Chooses the model provider for a query. Default: the one the model id routes to, with the
@@ -95,6 +97,8 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         signal: ctx.signal,
         emit: ctx.emit,
       };
+      // The hooks that ran go to the session (hook.ran), and to a host that watches them itself.
+      options.onHookEvent = hookReports(ctx.emit, secretHiding(secretValuesOf(env)).hide, options.onHookEvent);
       // What the run works with goes to the session (its command menu, its MCP servers' state), and
       // to a host that asked for it (harness run's stream-json init line).
       const hostReady = options.onReady;

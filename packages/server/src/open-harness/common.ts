@@ -3,6 +3,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { BadRequest, check, userOf } from "../sessions/api.ts";
 import { ApiError, answerError, codeOfStatus } from "./errors.ts";
+import type { EventStore } from "./event-store.ts";
 import type { Executions } from "./executions.ts";
 import type { SpawnedSubagents } from "./spawned-subagents.ts";
 import type { ToolInvoker } from "./tool-invoke.ts";
@@ -27,6 +28,9 @@ export type OpenHarness = {
   invokeTool: ToolInvoker;
   /** The sub-agents spawned over the API, with the tasks delegated to them. */
   subagents: SpawnedSubagents;
+  /** The event feed's events other than executions' (event-store.ts): what records one there
+   * tells the feed's streams and the webhooks. */
+  events: EventStore;
 };
 
 export const PREFIX = "/v1";

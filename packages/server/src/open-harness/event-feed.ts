@@ -1,21 +1,24 @@
-// The Open Harness event feed of a user: their executions' starts and ends, the events webhooks are
-// told of. The past is read from the executions kept (every one until an hour after it ended), so
-// the feed needs no store of its own; live events reach the streams subscribed to the user.
-// An event's id begins with its time in milliseconds, then its kind, then its execution: the feed's
-// order is the ids' (time, a start before an end, execution), so a stream resumed from any id it
-// sent, even one no longer kept, knows where to go on from.
+// The Open Harness event feed of a user: their executions' starts and ends, and the other events of
+// the spec (sessions made and ended, skills installed and removed, hooks that ran, runs that failed),
+// the events webhooks are told of. The executions' past is read from the executions kept (every one
+// until an hour after it ended); the others' from the event store (event-store.ts); live events
+// reach the streams subscribed to the user.
+// An event's id begins with its time in milliseconds, then its kind, then what it is of: the feed's
+// order is the ids' (time; one of the store's, then a start, then an end; the store's number or the
+// execution), so a stream resumed from any id it sent, even one no longer kept, knows where to go on from.
 import type { Execution } from "./executions.ts";
 import type { ExecutionNotice } from "./webhooks.ts";
 
-/** The types of the spec's HarnessEvent; the feed holds the first two only. */
+/** The types of the spec's HarnessEvent. */
 export const EVENT_TYPES = ["execution.started", "execution.completed", "hook.triggered", "session.created", "session.ended", "skill.installed", "skill.uninstalled", "error"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** An event as the spec's StoredEvent (the stream sends `{ type, ...data }`). */
-export type FeedEvent = { id: string; type: "execution.started" | "execution.completed"; data: Record<string, unknown>; timestamp: string };
+export type FeedEvent = { id: string; type: EventType; data: Record<string, unknown>; timestamp: string };
 
-const KINDS = { started: 0, completed: 1 } as const;
+const KINDS = { note: 0, started: 1, completed: 2 } as const;
 type Kind = keyof typeof KINDS;
-const ID = /^(\d{1,15})-(started|completed)-(.+)$/;
+const ID = /^(\d{1,15})-(note|started|completed)-(.+)$/;
 
 /** Where an event id places it in the feed's order; undefined for one the feed never gave. */
 export function placeOf(id: string): { at: number; kind: Kind; execution: string } | undefined {
@@ -49,22 +52,30 @@ export function noticeEvent(notice: ExecutionNotice): FeedEvent {
   return eventOf(notice.execution, notice.type === "started" ? "started" : "completed");
 }
 
-/** The events of `executions`, oldest first: each one's start, and its end once it has ended. */
-export function eventsOf(executions: readonly Execution[]): FeedEvent[] {
+/** The events of `executions`, each one's start, and its end once it has ended, with `others`
+ * (the event store's), oldest first. */
+export function eventsOf(executions: readonly Execution[], others: readonly FeedEvent[] = []): FeedEvent[] {
   const events = executions.flatMap((execution) => (execution.completedAt === undefined ? [eventOf(execution, "started")] : [eventOf(execution, "started"), eventOf(execution, "completed")]));
-  return events.sort((a, b) => (comesAfter(a.id, placeOf(b.id)!) ? 1 : a.id === b.id ? 0 : -1));
+  return [...events, ...others].sort((a, b) => (comesAfter(a.id, placeOf(b.id)!) ? 1 : a.id === b.id ? 0 : -1));
 }
 
 /** The live side: `publish` hands each notice's event to the listeners of its user, at once. */
 export function createEventFeed() {
   const listeners = new Map<string, Set<(event: FeedEvent) => void>>();
+  /** Tells the streams of `userId` the event. */
+  function publishTo(userId: string, event: FeedEvent): void {
+    const mine = listeners.get(userId);
+    if (!mine?.size) return;
+    for (const listener of mine) listener(event);
+  }
   return {
-    publish(notice: ExecutionNotice): void {
-      const mine = listeners.get(notice.execution.userId);
-      if (!mine?.size) return;
+    /** Tells the streams of the notice's user its event; returns the event. */
+    publish(notice: ExecutionNotice): FeedEvent {
       const event = noticeEvent(notice);
-      for (const listener of mine) listener(event);
+      publishTo(notice.execution.userId, event);
+      return event;
     },
+    publishTo,
     /** The listeners subscribed now, every user's (each an open stream). */
     listeners(): number {
       let count = 0;

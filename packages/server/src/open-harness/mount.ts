@@ -1,7 +1,8 @@
 // The Open Harness API's core under /v1 (the spec's base_url ends in /v1): this server as the one
 // harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
-// Webhooks and the event feed are told of executions' starts and ends. Every other operation of the spec answers 501 naming its capability; every failure takes the
-// spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
+// Webhooks and the event feed are told of executions' starts and ends, and of the events recorded in
+// the event store (sessions, skills, hooks, failed runs). Every other operation of the spec answers
+// 501 naming its capability; every failure takes the spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
 import { artifactsOf } from "./artifacts.ts";
 import { H, handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
@@ -37,6 +38,7 @@ import { mountDiagnosticsRoutes, type ServerFigures } from "./routes-diagnostics
 import { mountLogRoutes } from "./routes-logs.ts";
 import { createLogBuffer, type LogBuffer } from "../log/buffer.ts";
 import { createEventFeed } from "./event-feed.ts";
+import { createEventStore, type EventStore } from "./event-store.ts";
 import { createDeliverer, resumeDeliveries } from "./webhook-delivery.ts";
 import { createWebhookNotifier } from "./webhooks.ts";
 import type { SessionRegistry } from "../registry.ts";
@@ -72,6 +74,9 @@ export type OpenHarnessOptions = {
   logs?: LogBuffer;
   /** Why the server is going away, or undefined while it serves (health says so). */
   stopping?: () => string | undefined;
+  /** Where the feed's events other than executions' are recorded, by the API and the rest of the
+   * server alike (a store of its own when not given). */
+  events?: EventStore;
 };
 
 export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
@@ -83,12 +88,19 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   const notifier = createWebhookNotifier(options.webhooks.store, deliverer, log, (execution) => artifactsOf(oh, execution));
   const feed = createEventFeed();
   const invokeTool = toolInvoker(options.registry);
+  const events = options.events ?? createEventStore();
+  events.subscribe((userId, event) => {
+    notifier.notifyEvent(userId, event);
+    feed.publishTo(userId, event);
+  });
   const oh: OpenHarness = {
     app,
     executions: createExecutions(options.registry, options.executionStore, log, (notice) => {
       notifier.notify(notice);
-      feed.publish(notice);
+      const event = feed.publish(notice);
+      events.sawExecutionEvent(notice.execution.userId, Date.parse(event.timestamp));
     }),
+    events,
     workDirOf: options.workDirOf,
     home: options.home,
     sessionExists: options.sessionExists,

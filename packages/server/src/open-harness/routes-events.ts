@@ -1,7 +1,7 @@
 // The event feed over the Open Harness API (hooks.listEvents, hooks.streamEvents): the user's own
-// executions' starts and ends (event-feed.ts). The list reads the executions kept; the stream sends
-// the events after Last-Event-ID (none without it), then each new one as it happens, until the
-// client goes away or falls too far behind (live-sse.ts).
+// executions' starts and ends and their other events (event-feed.ts). The list reads the executions
+// kept and the event store; the stream sends the events after Last-Event-ID (none without it), then
+// each new one as it happens, until the client goes away or falls too far behind (live-sse.ts).
 import { z } from "zod";
 import { check } from "../sessions/api.ts";
 import { H, handle, harnessOf, queryOf, userOfRequest, type OpenHarness } from "./common.ts";
@@ -33,7 +33,8 @@ export function mountEventRoutes(oh: OpenHarness, feed: EventFeed): void {
       harnessOf(c);
       const query = queryOf(c, ListQuery);
       const since = query.since === undefined ? undefined : Date.parse(query.since);
-      const all = eventsOf(oh.executions.list(userOfRequest(c)))
+      const userId = userOfRequest(c);
+      const all = eventsOf(oh.executions.list(userId), oh.events.list(userId))
         .reverse()
         .filter((event) => (query.type ?? event.type) === event.type && (since === undefined || Date.parse(event.timestamp) > since));
       return c.json(page(all, query));
@@ -49,7 +50,7 @@ export function mountEventRoutes(oh: OpenHarness, feed: EventFeed): void {
       const after = last === undefined ? undefined : placeOf(check(LastEventId, last, "Last-Event-ID"));
       return streamLive<FeedEvent>(c, {
         subscribe: (listener) => feed.subscribe(userId, listener),
-        missed: () => (after ? eventsOf(oh.executions.list(userId)).filter((event) => comesAfter(event.id, after)) : []),
+        missed: () => (after ? eventsOf(oh.executions.list(userId), oh.events.list(userId)).filter((event) => comesAfter(event.id, after)) : []),
         idOf: (event) => event.id,
         dataOf: (event) => (types === undefined || types.includes(event.type) ? JSON.stringify({ type: event.type, ...event.data, timestamp: event.timestamp }) : undefined),
       });

@@ -2,7 +2,8 @@
 // Harness API (session_id in the query, as the read routes take it): the folders of .claude/skills in
 // its workspace, each SKILL.md and the files it brings. A bundle is checked by the runs' own loader
 // first (skill-files.ts); the session's next run reads the change. The user's skills (~/.claude/skills)
-// and plugins' are read only.
+// and plugins' are read only. An install and an uninstall are told to the event feed (skill.installed,
+// skill.uninstalled).
 import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { z } from "zod";
@@ -28,17 +29,18 @@ const Metadata = z.strictObject({ display_title: z.string({ error: "must be a st
 const UpdateBody = Metadata.extend({ description: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(4000, "must be at most 4000 characters").optional() });
 const DownloadQuery = SessionQuery.extend({ version: z.string().optional() });
 
-type SkillPlace = { root: string; sessionId: string; skills: Skill[] };
+type SkillPlace = { root: string; userId: string; sessionId: string; skills: Skill[] };
 
 /** The session the query names, where its runs work, and the skills they find there. */
 async function skillPlace(oh: OpenHarness, c: Context): Promise<SkillPlace> {
   harnessOf(c);
   const { session_id } = queryOf(c, SessionQuery);
-  const root = oh.workDirOf(await ownSession(oh, c, session_id), session_id);
+  const userId = await ownSession(oh, c, session_id);
+  const root = oh.workDirOf(userId, session_id);
   // Every route here but the download writes.
   if (c.req.method !== "GET") refuseHome(root, oh.home, `skills.${{ POST: "register", PATCH: "update", DELETE: "uninstall" }[c.req.method] ?? "register"}`);
   const { skills } = await discoverSkills({ home: oh.home, projectRoot: root });
-  return { root, sessionId: session_id, skills };
+  return { root, userId, sessionId: session_id, skills };
 }
 
 /** The workspace's own skill `id` (its folder .claude/skills/<id>): 404 when the runs find none by
@@ -101,6 +103,7 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
       const there = at.skills.find((s) => s.name === name);
       if (there) throw new ApiError(409, "skill_exists", `a skill "${name}" is there already (scope ${there.scope}): uninstall it first, or choose another name`, "skills.register");
       await installSkill(at.root, name, bundle.files, stillOwned(oh, c, at.sessionId));
+      oh.events.record(at.userId, "skill.installed", { skill_id: name, session_id: at.sessionId });
       return c.json({ skill: await shapeOf(at.root, name) }, 201);
     }),
   );
@@ -127,6 +130,7 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
       const at = await skillPlace(oh, c);
       const skill = ownSkill(at, c.req.param("skillId")!, "skills.uninstall");
       await deleteAt(at.root, `${SKILLS_DIR}/${skill.name}`, true);
+      oh.events.record(at.userId, "skill.uninstalled", { skill_id: skill.name, session_id: at.sessionId });
       return c.body(null, 204);
     }),
   );

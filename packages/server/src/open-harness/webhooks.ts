@@ -1,16 +1,32 @@
 // Webhooks: a user's URLs told of their executions' events. A start is "execution.started"; every
 // end is "execution.completed" with the execution's status (completed, failed or cancelled), sent
 // to the webhooks subscribed to execution.completed or to the end's own name (execution.failed,
-// execution.cancelled), once each. The body carries the time it was made (`timestamp`, also in a
-// header): the signature covers it, so a receiver refuses an old body sent again (see the README).
+// execution.cancelled), once each. The feed's other events (event-store.ts: session.created,
+// skill.installed, hook.triggered, error, …) go to the webhooks subscribed to their type, the body
+// `{ event, harness_id, event_id, data, occurred_at, timestamp }` (data as the event list has it:
+// a hook.triggered's own `event` field would clash with the body's). The body carries the time it
+// was made (`timestamp`, also in a header): the signature covers it, so a receiver refuses an old
+// body sent again (see the README).
 import { randomBytes } from "node:crypto";
 import type { WebhookRow, WebhookStore } from "../sqlite/webhooks.ts";
 import type { Deliverer } from "./webhook-delivery.ts";
 import type { ArtifactSummary } from "./artifacts.ts";
+import type { FeedEvent } from "./event-feed.ts";
 import type { Execution } from "./executions.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
-export const WEBHOOK_EVENTS = ["execution.started", "execution.completed", "execution.failed", "execution.cancelled"] as const;
+export const WEBHOOK_EVENTS = [
+  "execution.started",
+  "execution.completed",
+  "execution.failed",
+  "execution.cancelled",
+  "session.created",
+  "session.ended",
+  "skill.installed",
+  "skill.uninstalled",
+  "hook.triggered",
+  "error",
+] as const;
 
 /** What an execution tells its user's webhooks: that it started, or that it ended. */
 export type ExecutionNotice = { type: "started" | "ended"; execution: Execution };
@@ -48,16 +64,24 @@ function payloadOf(notice: ExecutionNotice, timestamp: string, artifacts: Artifa
  * a store that cannot be read or a receiver that is down is logged, never felt by the run.
  * `artifactsOf` gives an ended execution's artifacts. */
 export function createWebhookNotifier(store: WebhookStore, deliverer: Deliverer, log: (line: string) => void, artifactsOf: (execution: Execution) => Promise<ArtifactSummary[]> = async () => []) {
-  async function deliver(notice: ExecutionNotice): Promise<void> {
-    let hooks: WebhookRow[];
+  /** The user's enabled webhooks subscribed to any of `names`; none when the store cannot say. */
+  function subscribedTo(userId: string, names: readonly string[]): WebhookRow[] {
     try {
-      hooks = store.list(notice.execution.userId);
+      return store.list(userId).filter((hook) => hook.enabled && hook.events.some((e) => names.includes(e)));
     } catch (error) {
-      log(`webhooks: cannot read the webhooks of ${notice.execution.userId}: ${(error as Error).message}`);
-      return;
+      log(`webhooks: cannot read the webhooks of ${userId}: ${(error as Error).message}`);
+      return [];
     }
+  }
+  function send(hooks: readonly WebhookRow[], event: string, timestamp: string, body: Record<string, unknown>): void {
+    const text = JSON.stringify(body);
+    for (const hook of hooks) {
+      deliverer.send({ webhookId: hook.id, userId: hook.userId, url: hook.url, secret: hook.secret, event, id: crypto.randomUUID(), timestamp, body: text });
+    }
+  }
+  async function deliver(notice: ExecutionNotice): Promise<void> {
     const names = notice.type === "started" ? ["execution.started"] : ["execution.completed", `execution.${notice.execution.watch.status}`];
-    const subscribed = hooks.filter((hook) => hook.enabled && hook.events.some((e) => names.includes(e)));
+    const subscribed = subscribedTo(notice.execution.userId, names);
     if (subscribed.length === 0) return;
     let artifacts: ArtifactSummary[] = [];
     if (notice.type === "ended") {
@@ -69,14 +93,20 @@ export function createWebhookNotifier(store: WebhookStore, deliverer: Deliverer,
     }
     const timestamp = new Date().toISOString();
     const { event, body } = payloadOf(notice, timestamp, artifacts);
-    const text = JSON.stringify(body);
-    for (const hook of subscribed) {
-      deliverer.send({ webhookId: hook.id, userId: hook.userId, url: hook.url, secret: hook.secret, event, id: crypto.randomUUID(), timestamp, body: text });
-    }
+    send(subscribed, event, timestamp, body);
   }
   return {
     notify(notice: ExecutionNotice): void {
       setImmediate(() => void deliver(notice));
+    },
+    /** Sends one of the feed's other events of `userId`'s to their webhooks subscribed to its type. */
+    notifyEvent(userId: string, event: FeedEvent): void {
+      setImmediate(() => {
+        const subscribed = subscribedTo(userId, [event.type]);
+        if (subscribed.length === 0) return;
+        const timestamp = new Date().toISOString();
+        send(subscribed, event.type, timestamp, { event: event.type, harness_id: HARNESS_ID, event_id: event.id, data: event.data, occurred_at: event.timestamp, timestamp });
+      });
     },
   };
 }

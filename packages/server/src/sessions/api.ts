@@ -45,6 +45,9 @@ export type SessionsApiOptions = {
   /** The runner's own state for the session's workspace (its checkpoints among it). */
   stateOf(userId: string, sessionId: string): string;
   log: ServerLog;
+  /** Told as a session is made here (created, or forked from `forkedFrom`) and as one is deleted;
+   * must return at once. */
+  onSessionEvent?(userId: string, sessionId: string, event: { type: "created"; forkedFrom?: string } | { type: "deleted" }): void;
 };
 
 export const USER_HEADER = "x-harness-user";
@@ -163,6 +166,13 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
   /** The delete under way of each session (user and session id), settled whatever its outcome. */
   const deleting = new Map<string, Promise<boolean>>();
   const exists = sessionExists(options);
+  const tell: NonNullable<SessionsApiOptions["onSessionEvent"]> = (userId, sessionId, event) => {
+    try {
+      options.onSessionEvent?.(userId, sessionId, event);
+    } catch (error) {
+      options.log(`telling of session ${userId}/${sessionId} (${event.type}) failed: ${(error as Error).message}`, { level: "error" });
+    }
+  };
 
   const handle =
     (fn: (c: Context) => Promise<Response>) =>
@@ -214,6 +224,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       if ((await registry.live(userId, sessionId)) || !catalog.create(userId, sessionId, { title: body.title })) {
         return c.json({ error: `session "${sessionId}" already exists` }, 409);
       }
+      tell(userId, sessionId, { type: "created" });
       return c.json({ sessionId }, 201);
     }),
   );
@@ -260,6 +271,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       } finally {
         if (deleting.get(key) === settled) deleting.delete(key);
       }
+      tell(userId, sessionId, { type: "deleted" });
       return c.json({ sessionId, deleted: true });
     }),
   );
@@ -328,6 +340,7 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }
+      tell(userId, sessionId, { type: "created", forkedFrom: sourceId });
       const answer: ForkResult = { sessionId, ...(prompt !== undefined && { prompt }), ...(warning !== undefined && { warning }) };
       return c.json(answer, 201);
     }),

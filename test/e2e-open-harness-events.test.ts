@@ -1,5 +1,6 @@
 // The Open Harness event feed: a user's executions' starts and ends, listed from the executions kept
-// and streamed live as SSE, resumed after Last-Event-ID.
+// and streamed live as SSE, resumed after Last-Event-ID (the other types of event are
+// e2e-open-harness-events-kinds.test.ts's).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness } from "./e2e-commands-support.ts";
@@ -12,7 +13,11 @@ test("a user's event feed lists and streams their executions' starts and ends, r
   const streams = new AbortController();
   try {
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
-    assert.deepEqual(await (await api(`${V1}/events`)).json(), { data: [], total: 0, limit: 20, offset: 0, has_more: false });
+    const made = await (await api(`${V1}/events`)).json();
+    assert.deepEqual(
+      made.data.map((event: { type: string; data: unknown }) => [event.type, event.data]),
+      [["session.created", { session_id: session.id }]],
+    );
 
     const live = await api(`${V1}/events/stream`, { signal: streams.signal });
     assert.equal(live.status, 200);
@@ -37,12 +42,13 @@ test("a user's event feed lists and streams their executions' starts and ends, r
     assert.ok(streamed.every((event) => event.id && typeof event.data.timestamp === "string"));
 
     const listed = await (await api(`${V1}/events`)).json();
-    assert.equal(listed.total, 2);
+    assert.equal(listed.total, 3);
     assert.deepEqual(
       listed.data.map((event: { id: string; type: string }) => [event.id, event.type]),
       [
         [streamed[1].id, "execution.completed"],
         [streamed[0].id, "execution.started"],
+        [made.data[0].id, "session.created"],
       ],
       "the most recent first, with the ids the stream gave",
     );
@@ -64,9 +70,10 @@ test("a user's event feed lists and streams their executions' starts and ends, r
     h.fake.push({ text: "Bob's." });
     const { session: bobs } = await (await bob(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     await readSse(await bob(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "mine", session_id: bobs.id }) }));
-    const bobsFirst = (await takeSse(bobsLive, 1))[0];
-    assert.equal(bobsFirst.data.session_id, bobs.id, "bob's stream got his execution first, none of alice's");
-    assert.equal((await (await api(`${V1}/events`)).json()).total, 2, "alice's list holds none of bob's");
+    const [bobsMade, bobsFirst] = await takeSse(bobsLive, 2);
+    assert.deepEqual([bobsMade.data.type, bobsMade.data.session_id], ["session.created", bobs.id]);
+    assert.equal(bobsFirst.data.session_id, bobs.id, "bob's stream got his execution next, none of alice's");
+    assert.equal((await (await api(`${V1}/events`)).json()).total, 3, "alice's list holds none of bob's");
 
     for (const [path, headers, pattern] of [
       ["/events?type=session.paused", {}, /type/],

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import type { OpenHarness } from "./common.ts";
 import { createEventFeed } from "./event-feed.ts";
+import { createEventStore } from "./event-store.ts";
 import type { Execution } from "./executions.ts";
 import { MAX_QUEUED_EVENTS } from "./live-sse.ts";
 import { mountEventRoutes } from "./routes-events.ts";
@@ -12,7 +13,7 @@ const execution = (id: string): Execution => ({ id, userId: "alice", sessionId: 
 test("a stream whose client does not read holds a bounded number of events, then ends (to be resumed after its Last-Event-ID)", async () => {
   const app = new Hono();
   const feed = createEventFeed();
-  mountEventRoutes({ app, executions: { list: () => [] } } as unknown as OpenHarness, feed);
+  mountEventRoutes({ app, executions: { list: () => [] }, events: createEventStore() } as unknown as OpenHarness, feed);
   const response = await app.request("/v1/harnesses/harness/events/stream", { headers: { "x-harness-user": "alice" } });
   assert.equal(response.status, 200);
   await new Promise((resolve) => setTimeout(resolve, 20));

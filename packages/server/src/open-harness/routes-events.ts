@@ -9,7 +9,7 @@ import { comesAfter, EVENT_TYPES, eventsOf, placeOf, type EventFeed, type FeedEv
 import { streamLive } from "./live-sse.ts";
 import { page, PaginationSchema } from "./shapes.ts";
 
-const EventType = z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(", ")}` });
+const EventType = z.enum(EVENT_TYPES, { error: (issue) => `${JSON.stringify(issue.input)} is no event type: must be one of ${EVENT_TYPES.join(", ")}` });
 const ListQuery = PaginationSchema.extend({
   type: EventType.optional(),
   since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date and time" }).optional(),

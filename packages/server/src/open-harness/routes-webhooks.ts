@@ -21,7 +21,7 @@ function schemas(allowPrivate: boolean) {
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     });
   const Events = z
-    .array(z.enum(WEBHOOK_EVENTS, { message: `must be one of ${WEBHOOK_EVENTS.join(", ")}` }))
+    .array(z.enum(WEBHOOK_EVENTS, { error: (issue) => `${JSON.stringify(issue.input)} is no event a webhook takes: must be one of ${WEBHOOK_EVENTS.join(", ")}` }))
     .min(1, `must name at least one event (${WEBHOOK_EVENTS.join(", ")})`)
     .transform((events) => [...new Set(events)]);
   const Secret = z.string().regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable ASCII characters without spaces");

@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { comesAfter, eventsOf, placeOf } from "./event-feed.ts";
+import { createEventStore } from "./event-store.ts";
+
+test("a user's events are kept an hour and at most the most recent of a bounded number, each user's apart", () => {
+  let now = Date.parse("2026-01-01T00:00:00.000Z");
+  const store = createEventStore({ now: () => now, keepMs: 60_000, maxPerUser: 3 });
+  for (const id of ["a", "b", "c", "d"]) {
+    store.record("alice", "session.created", { session_id: id });
+    now += 1000;
+  }
+  store.record("bob", "skill.installed", { skill_id: "deploy" });
+  assert.deepEqual(store.list("alice").map((event) => event.data.session_id), ["b", "c", "d"], "the oldest went past the bound");
+  assert.deepEqual(store.list("bob").map((event) => event.type), ["skill.installed"]);
+  now += 58_500;
+  assert.deepEqual(store.list("alice").map((event) => event.data.session_id), ["d"], "those past their hour are gone");
+  now += 120_000;
+  assert.deepEqual(store.list("alice"), []);
+  store.record("carol", "error", { code: "run_failed", message: "no" });
+  assert.equal(store.users(), 1, "users with nothing kept are let go");
+});
+
+test("events recorded in the same millisecond keep their order, and come after an execution event already told", () => {
+  const now = Date.parse("2026-01-01T00:00:00.000Z");
+  const store = createEventStore({ now: () => now });
+  const first = store.record("alice", "session.created", { session_id: "s1" });
+  const second = store.record("alice", "skill.installed", { skill_id: "x" });
+  assert.ok(comesAfter(second.id, placeOf(first.id)!));
+  assert.equal(first.timestamp, "2026-01-01T00:00:00.000Z");
+  store.sawExecutionEvent("alice", now);
+  const third = store.record("alice", "error", { code: "run_failed", message: "no" });
+  assert.ok(comesAfter(third.id, placeOf(`${now}-completed-zzz`)!), "after the execution's end told before it");
+  assert.equal(third.timestamp, "2026-01-01T00:00:00.001Z");
+  // Merged with executions' events, the feed's order is the order they were recorded in.
+  const merged = eventsOf([], [third, first, second]);
+  assert.deepEqual(merged.map((event) => event.id), [first.id, second.id, third.id]);
+});
+
+test("every listener is told each event as it is recorded, one that throws included", () => {
+  const store = createEventStore();
+  const told: string[] = [];
+  store.subscribe(() => {
+    throw new Error("broken listener");
+  });
+  const stop = store.subscribe((userId, event) => told.push(`${userId} ${event.type}`));
+  store.record("alice", "session.ended", { session_id: "s1", reason: "deleted" });
+  stop();
+  store.record("alice", "session.created", { session_id: "s2" });
+  assert.deepEqual(told, ["alice session.ended"]);
+});

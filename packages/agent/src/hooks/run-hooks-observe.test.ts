@@ -25,6 +25,7 @@ test("each hook that runs, async ones included, is told as it starts and as it e
   for (const entry of started) {
     assert.equal(entry.hook.name, "PreToolUse:Bash");
     assert.equal(entry.hook.event, "PreToolUse");
+    assert.equal(entry.hook.matcher, "Bash", "the matcher of the group that selected it");
     const ended = told.find((other) => other.what === "ended" && other.hook.id === entry.hook.id);
     assert.ok(ended && told.indexOf(entry) < told.indexOf(ended));
   }
@@ -44,4 +45,11 @@ test("an observer that throws changes nothing of what the hooks say", async () =
   const result = await runHooks(config, "PreToolUse", input, opts(throwing));
   assert.equal(result.blocked, true);
   assert.match(result.blockReason ?? "", /not here/);
+});
+
+test("a hook of a group without a matcher is told without one", async () => {
+  const { told, observer } = recorder();
+  await runHooks({ PreToolUse: [{ hooks: [{ type: "command" as const, command: "true" }] }] }, "PreToolUse", input, opts(observer));
+  assert.equal(told.length, 2);
+  assert.ok(told.every((entry) => !("matcher" in entry.hook)));
 });

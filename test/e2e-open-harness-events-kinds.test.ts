@@ -52,6 +52,10 @@ test("sessions made and deleted, skills installed and uninstalled, a hook that r
     assert.equal((await api("/sessions", { method: "POST", body: JSON.stringify({ sessionId: "made-by-rest" }) })).status, 201);
     const socket = await h.connect("made-by-socket");
     await socket.close();
+    // Refused, or opening a session there is already, makes none.
+    assert.equal((await api("/sessions", { method: "POST", body: JSON.stringify({ sessionId: "made-by-rest" }) })).status, 409);
+    assert.equal((await api(`${V1}/sessions/never-made`, { method: "DELETE" })).status, 404);
+    await (await h.connect("made-by-rest")).close();
 
     // A hook that runs before each Read, its command holding a secret.
     const q = `?session_id=${session.id}`;

@@ -5,6 +5,7 @@ import type { RunnerEvent, RunnerToolCall, SessionEndReason } from "@harness/pro
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort, type SessionCounts } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import type { ServerLog } from "./log/writer.ts";
+import { noticingFresh, quietly, type RegistryEvents } from "./registry-events.ts";
 import { runEnd, runEndOf } from "./run-end.ts";
 import type { SqliteDatabase } from "./sqlite/store.ts";
 
@@ -83,25 +84,6 @@ export type RegistryOptions = {
   events?: RegistryEvents;
 };
 
-export type RegistryEvents = {
-  /** A session that was nowhere (neither stored nor in memory) was opened: a WebSocket client
-   * connected to a new session id. */
-  created?(userId: string, sessionId: string): void;
-  /** A hook of one of the session's runs ran (the runner's hook.ran). */
-  hookRan?(userId: string, sessionId: string, event: Extract<RunnerEvent, { type: "hook.ran" }>): void;
-  /** A run of the session ended in error, saying why. */
-  runFailed?(userId: string, sessionId: string, failure: { runId: string | undefined; message: string }): void;
-};
-
-/** Calls `tell`; what it throws is no session's failure. */
-function quietly(tell: () => void): void {
-  try {
-    tell();
-  } catch {
-    // A listener's failure changes nothing here.
-  }
-}
-
 export function createSessionRegistry(options: RegistryOptions): SessionRegistry {
   const entries = new Map<string, Entry>();
   let closed = false;
@@ -155,19 +137,11 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     const runner = options.runnerFactory({ userId, sessionId });
     const checkModel = options.checkModel;
     const events = options.events;
-    const store = options.db.storeFor(userId, sessionId);
     // Nothing stored: the session is made as it opens (a session made by the sessions API is stored
     // before it is opened, and told of there).
-    let fresh = false;
+    const { store, fresh } = noticingFresh(options.db.storeFor(userId, sessionId));
     const opening = openSession({
-      store: {
-        ...store,
-        load() {
-          const loaded = store.load();
-          fresh = loaded === undefined;
-          return loaded;
-        },
-      },
+      store,
       runner,
       sessionId,
       loadPeer: (other) => conversation(userId, other),
@@ -208,7 +182,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
     }).then(
       (session) => {
         entry.session = session;
-        if (fresh) quietly(() => events?.created?.(userId, sessionId));
+        if (fresh()) quietly(() => events?.created?.(userId, sessionId));
         return session;
       },
       async (error: unknown) => {

@@ -1,7 +1,7 @@
 // The event feed's events the rest of the server tells of, as the feed has them: sessions made and
 // deleted (the sessions API, and the registry for a session a WebSocket client makes by connecting
 // to a new id), hooks that ran in a session's runs, and runs that ended in error.
-import type { RegistryEvents } from "../registry.ts";
+import type { RegistryEvents } from "../registry-events.ts";
 import type { SessionsApiOptions } from "../sessions/api.ts";
 import type { EventStore } from "./event-store.ts";
 import { EVENTS } from "./routes-hooks.ts";

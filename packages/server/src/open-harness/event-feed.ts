@@ -21,9 +21,10 @@ type Kind = keyof typeof KINDS;
 const ID = /^(\d{1,15})-(note|started|completed)-(.+)$/;
 
 /** Where an event id places it in the feed's order; undefined for one the feed never gave. */
-export function placeOf(id: string): { at: number; kind: Kind; execution: string } | undefined {
+export function placeOf(id: string): { at: number; kind: Kind; of: string } | undefined {
   const match = ID.exec(id);
-  return match ? { at: Number(match[1]), kind: match[2] as Kind, execution: match[3] } : undefined;
+  // `of`: the execution, or the store's number (zero-padded, so that it compares as text).
+  return match ? { at: Number(match[1]), kind: match[2] as Kind, of: match[3] } : undefined;
 }
 
 /** Whether the event `id` comes after the place `after` in the feed's order. */
@@ -31,7 +32,7 @@ export function comesAfter(id: string, after: NonNullable<ReturnType<typeof plac
   const place = placeOf(id)!;
   if (place.at !== after.at) return place.at > after.at;
   if (place.kind !== after.kind) return KINDS[place.kind] > KINDS[after.kind];
-  return place.execution > after.execution;
+  return place.of > after.of;
 }
 
 function eventOf(execution: Execution, kind: Kind): FeedEvent {

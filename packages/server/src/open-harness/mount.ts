@@ -2,7 +2,8 @@
 // harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
 // Webhooks and the event feed are told of executions' starts and ends, and of the events recorded in
 // the event store (sessions, skills, hooks, failed runs). Every other operation of the spec answers
-// 501 naming its capability; every failure takes the spec's ErrorResponse shape. Routes are in routes-*.ts, what they share in common.ts.
+// 501 naming its capability; every failure takes the spec's ErrorResponse shape. Routes are in
+// routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
 import { artifactsOf } from "./artifacts.ts";
 import { H, handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";

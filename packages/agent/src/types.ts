@@ -281,8 +281,8 @@ export type RunAgentOptions = {
   /** Awaited before anything in the run (or its sub-agents) may change files: a tool that is not
    * `readOnly`, a hook's command. It may be called more than once, and concurrently; a rejection
    * does not stop the run. A runner takes its file checkpoint there, so that a run that only reads
-   * and answers costs none. */
-  beforeChanges?: () => Promise<void>;
+   * and answers costs none. `toolUseId`: the tool call about to run (absent for a hook's command). */
+  beforeChanges?: (toolUseId?: string) => Promise<void>;
   /** Told once the run has loaded its configuration and chosen its model, before the prompt's
    * hooks and the first model call (`harness run`'s stream-json opens with it). Not told when the
    * run ends before (a bad model, a slash command answered without the model). */

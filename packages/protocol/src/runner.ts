@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { idOfAtMost, MAX_ID_CHARS, RunnerPermissionModeSchema } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
-import { ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
+import { ChangedFilesSchema, ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
  * transcript and sends it back as `history`; the runner may keep the last one it returned too (see
@@ -292,7 +292,16 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
      * in a notice): the session sends them on as the next prompt, also one that re-attached to the
      * run after a restart and never heard of them. */
     unreadSteers: z.array(z.string()).optional(),
+    /** With a file checkpoint taken for the run: the files it created or changed that are still
+     * there at its end, whatever changed them (a tool, a shell command, a hook, a background
+     * process). Absent when the run took no checkpoint (it only read, or git is missing). */
+    changedFiles: ChangedFilesSchema.optional(),
   }),
+  /** Files a call of the run created or changed (`toolUseId`, the main agent's or a sub-agent's),
+   * seen by comparing the workspace with the run's file checkpoint after a call that may change
+   * files ended: only the files not reported before in the run. Sent by backends that take their
+   * checkpoint before the first change (builtin); others report at the run's end only. */
+  z.object({ type: z.literal("files.changed"), ...envelope, ...agentFields, toolUseId: z.string().optional(), ...ChangedFilesSchema.shape }),
   /** A model call finished: what it used (priced when the price is known). One per call, sent as
    * it ends, the main agent's and each sub-agent's (with its `agentId`) alike, so that a session
    * shows figures that move while the run goes. The run's end still gives the run's figures, which
@@ -375,6 +384,8 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     /** What the model calls made before the run failed or was stopped cost (they are paid for). */
     usage: UsageSchema.optional(),
     spent: ConversationSpentSchema.optional(),
+    /** As run.completed's: what the run created or changed before it failed or was stopped. */
+    changedFiles: ChangedFilesSchema.optional(),
   }),
 ]);
 export type RunnerEvent = z.infer<typeof RunnerEventSchema>;

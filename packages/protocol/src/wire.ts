@@ -105,6 +105,18 @@ export const HarnessToolCallSchema = z.object({
 });
 export type HarnessToolCall = z.infer<typeof HarnessToolCallSchema>;
 
+/** The most workspace paths one report of changed files names (see ChangedFilesSchema). */
+export const MAX_CHANGED_FILES = 1000;
+/** Files of the workspace a run created or changed, as the runner's file checkpoint sees them (the
+ * workspace's .gitignore'd files, node_modules, .git and the runner's own state never are):
+ * workspace-relative paths with "/" between names, each once. `truncated`: there were more than
+ * these (a run that writes thousands of files). */
+export const ChangedFilesSchema = z.object({
+  paths: z.array(z.string().min(1).max(4096)).max(MAX_CHANGED_FILES),
+  truncated: z.literal(true).optional(),
+});
+export type ChangedFiles = z.infer<typeof ChangedFilesSchema>;
+
 export const MessageStatusSchema = z.enum(["running", "complete", "error", "cancelled"]);
 export const HarnessMessageSchema = z.object({
   /** A user message's id is what rewind and a fork take. */
@@ -121,6 +133,10 @@ export const HarnessMessageSchema = z.object({
   status: MessageStatusSchema,
   /** The tool calls the assistant made in this reply, in order (see `textOffset` for where). */
   toolCalls: z.array(HarnessToolCallSchema).optional(),
+  /** On an assistant message: the workspace files its run created or changed so far, in the order
+   * first seen, as the run's file checkpoint tells (see ChangedFilesSchema); grows while the run
+   * goes on. A file deleted since stays named. Absent when the run took no checkpoint. */
+  changedFiles: ChangedFilesSchema.optional(),
 });
 export type HarnessMessage = z.infer<typeof HarnessMessageSchema>;
 

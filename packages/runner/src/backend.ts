@@ -35,8 +35,10 @@ export type BackendContext = {
   onStopAgent?(listener: (toolUseId: string) => boolean): () => void;
   /** Present when the run has a file checkpoint still to take (a backend with `checkpointsOnChange`):
    * the backend awaits it before anything in the run may change files. Later calls wait for the
-   * first; it never rejects (a failure is told to the user as a notice). */
-  beforeChanges?: () => Promise<void>;
+   * first; it never rejects (a failure is told to the user as a notice). `toolUseId`: the call
+   * about to run, whose end the runner then compares the workspace with the checkpoint at (absent
+   * for a hook's command). */
+  beforeChanges?: (toolUseId?: string) => Promise<void>;
   /** Variables laid over the environment of the processes a tool call starts, by the call's id
    * (telemetry's TRACEPARENT, when traces are on). A backend whose tools it does not run ignores it. */
   toolEnv?: (toolUseId: string) => Readonly<Record<string, string>> | undefined;

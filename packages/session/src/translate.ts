@@ -2,6 +2,7 @@
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
 import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode } from "@harness/protocol";
+import { changedFilesOps } from "./changed-files.ts";
 import { configModeOps, wireMode } from "./permission-modes.ts";
 import { callCompleted, endTotalsOps, isCounts, type LiveCount } from "./usage-count.ts";
 
@@ -153,6 +154,9 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     case "call.completed":
       return callCompleted(state, cursor, event);
 
+    case "files.changed":
+      return { operations: changedFilesOps(message, i, event), cursor };
+
     case "run.completed": {
       const ops: DeltaOperation[] = settleToolCalls(message, i, "error", "the run ended before this tool call finished");
       // A backend that reports its answer only as a result (no streamed text) still shows it.
@@ -164,11 +168,13 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       if (last && isCounts(last)) ops.push({ type: "set", path: ["lastCall"], value: last as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
+      if (event.changedFiles) ops.push(...changedFilesOps(message, i, event.changedFiles));
       return { operations: ops, cursor };
     }
 
     case "run.error": {
       const ops = endRunOps(state, i, "error", { status: "error", error: event.message });
+      if (event.changedFiles) ops.push(...changedFilesOps(message, i, event.changedFiles));
       ops.push(...endTotalsOps(state, cursor, event));
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
       return { operations: ops, cursor };

@@ -46,9 +46,9 @@ export type ToolRunContext = {
   gate?: ToolGate;
   /** Completes the context each tool runs with (tool state, environment, sub-agents). */
   bindContext?: (ctx: ToolContext) => ToolContext;
-  /** Awaited before a tool that is not read-only runs (RunAgentOptions.beforeChanges, which runAgent
-   * makes never reject). */
-  beforeChanges?: () => Promise<void>;
+  /** Awaited before a tool that is not read-only runs, with the call's id (RunAgentOptions.beforeChanges,
+   * which runAgent makes never reject). */
+  beforeChanges?: (toolUseId?: string) => Promise<void>;
   /** Calls whose input the model garbled, by id: answered with the error, never run. */
   inputErrors?: ReadonlyMap<string, string>;
 };
@@ -107,7 +107,7 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
     if (!verdict.run) return { output: verdict.output, notes: early, ...(!verdict.failed && { denied: true as const }) };
     args = verdict.args;
   }
-  if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges();
+  if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges(call.id);
   const output = await executeTool(prepared.tool, args, ctx);
   const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal, cwd) : { notes: [] };
   return { output: after.output ?? output, notes: [...early, ...after.notes] };

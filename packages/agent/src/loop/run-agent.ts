@@ -96,7 +96,7 @@ function withShownSecretsHidden(options: RunAgentOptions, resources: AgentResour
  * options) need not each catch. */
 function withQuietBeforeChanges(options: RunAgentOptions): RunAgentOptions {
   const { beforeChanges } = options;
-  return beforeChanges ? { ...options, beforeChanges: () => beforeChanges().catch(() => {}) } : options;
+  return beforeChanges ? { ...options, beforeChanges: (toolUseId) => beforeChanges(toolUseId).catch(() => {}) } : options;
 }
 
 /** Loads the configuration, reads the prompt (slash commands, prompt hooks), then runs the loop. */

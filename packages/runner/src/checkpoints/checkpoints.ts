@@ -9,6 +9,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import type { FileChange } from "@harness/protocol";
+import { changedBetween, type ChangedPaths } from "./changed-files.ts";
 import { createGit, type Git, type GitRepo, type GitResult } from "./git.ts";
 import { gitlinksTo, parseChanges, unstorablePaths } from "./git-output.ts";
 import { ignoredInTree } from "./ignored-then.ts";
@@ -39,6 +40,10 @@ export type Checkpoints = {
   plan(tree: string): Promise<Result<FileChange[]>>;
   /** Restores `tree`: returns what it changed. */
   restore(tree: string): Promise<Result<FileChange[]>>;
+  /** Snapshots the workspace as it is now (keeping no checkpoint of it) and lists the files created
+   * or changed since `tree`, a snapshot's, at most `max`; `tree` comes back as the snapshot's, to
+   * compare the next one with. Touches no file of the workspace. */
+  changedSince(tree: string, max: number): Promise<Result<ChangedPaths & { tree: string }>>;
 };
 
 // Every snapshot's tree is kept reachable by a ref of its own, refs/harness/trees/<tree>, written as
@@ -336,6 +341,14 @@ export function createCheckpoints(options: { workspace: string; stateDir: string
         const failure = await putBack(now, { target, after: after.ok ? after.value : undefined, problem });
         await keepModes(options.workspace, modes);
         return failure;
+      });
+    },
+    changedSince(tree, max) {
+      return serial(async () => {
+        const now = await snapshotTree();
+        if (!now.ok) return now;
+        const changed = await changedBetween(git, repo, tree, now.value, max);
+        return changed.ok ? { ok: true, value: { ...changed.value, tree: now.value } } : changed;
       });
     },
   };

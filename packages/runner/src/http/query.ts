@@ -18,6 +18,7 @@ import { createTurnGate } from "../turn-gate.ts";
 import { abortedMessage } from "../runs/abort-reason.ts";
 import { labelledRun } from "../debug-setting.ts";
 import { withTelemetry } from "../telemetry/active.ts";
+import { trackFileChanges } from "../runs/file-changes.ts";
 
 export const MAX_QUERY_BYTES = 8 * 1024 * 1024;
 
@@ -84,8 +85,11 @@ function keepUnheard(run: Run, deps: RunnerDeps): void {
 async function execute(run: Run, query: RunnerQuery, history: RunHistory, backend: Backend, deps: RunnerDeps): Promise<void> {
   let finished = false;
   const emit = (event: AgentEvent) => {
-    if (!finished) run.log.append(event);
+    if (finished) return;
+    run.log.append(event);
+    changes.seen(event);
   };
+  const changes = trackFileChanges(deps.checkpoints, emit);
 
   const ctx: BackendContext = {
     signal: run.controller.signal,
@@ -103,10 +107,14 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     if (messageId !== undefined && backend.checkpointsOnChange) {
       if (await reserve(messageId, backend, deps, emit)) {
         let taken: Promise<void> | undefined;
-        ctx.beforeChanges = () => (taken ??= checkpoint(messageId, backend, deps, emit));
+        ctx.beforeChanges = async (toolUseId) => {
+          const reported = changes.mayChange(toolUseId);
+          await (taken ??= checkpoint(messageId, backend, deps, emit).then(changes.taken));
+          await reported;
+        };
       }
     } else if (messageId !== undefined) {
-      await checkpoint(messageId, backend, deps, emit);
+      changes.taken(await checkpoint(messageId, backend, deps, emit));
     }
     await startTurn();
     outcome = run.controller.signal.aborted ? { ok: false, message: abortedMessage(run.controller.signal) } : await withTelemetry(backend).run(query, ctx);
@@ -117,9 +125,10 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
   for (const message of unread) {
     emit(notice(`This message arrived as the run was ending and did not reach the model: ${message}`));
   }
+  const changedFiles = await changes.end();
   finished = true;
   try {
-    const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true, unread);
+    const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true, unread, changedFiles);
     run.log.append(last.whole, last.added);
   } catch (error) {
     // The stream still ends with a last event, saying what went wrong (a transcript that cannot be
@@ -129,8 +138,8 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
 }
 
 /** Snapshots the workspace (before the run, or before its first change); a failure is told to the
- * user, and the run goes on. */
-async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerDeps, emit: (event: AgentEvent) => void): Promise<void> {
+ * user, and the run goes on. Returns the snapshot's tree, when one was taken. */
+async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerDeps, emit: (event: AgentEvent) => void): Promise<string | undefined> {
   const taken = await deps.checkpoints.beforeRun(userMessageId, backend.name).catch((error: unknown) => ({
     ok: false as const,
     message: errorText(error),
@@ -141,6 +150,7 @@ async function checkpoint(userMessageId: string, backend: Backend, deps: RunnerD
     const named = `${taken.value.leftOut.slice(0, 10).join(", ")}${taken.value.leftOut.length > 10 ? `, and ${taken.value.leftOut.length - 10} more` : ""}`;
     emit(notice(`The file checkpoint of this run leaves out files whose names git cannot store, so a rewind leaves them as they are: ${named}`));
   }
+  return taken.ok ? taken.value.tree : undefined;
 }
 
 /** Records the run's checkpoint as pending (the backend takes it before its first change). False,

@@ -1,6 +1,6 @@
 // A run's last event (run.completed or run.error) from its outcome: the transcript it left is kept
 // for the next query's `historyId`, and the query's own stream may carry only its added messages.
-import { extendsHistory, type RunnerEventPayload, type TranscriptMessage } from "@harness/protocol";
+import { extendsHistory, type ChangedFiles, type RunnerEventPayload, type TranscriptMessage } from "@harness/protocol";
 import type { RunOutcome } from "../backend.ts";
 import type { TranscriptSlot } from "./transcripts.ts";
 
@@ -13,9 +13,11 @@ export type LastEvent = {
   added?: RunnerEventPayload;
 };
 
-export function lastEvent(outcome: RunOutcome, history: RunHistory, slot: TranscriptSlot, wantsAdded: boolean, unreadSteers: readonly string[] = []): LastEvent {
+/** `changedFiles`: the files the run created or changed (see RunnerEvent run.completed). */
+export function lastEvent(outcome: RunOutcome, history: RunHistory, slot: TranscriptSlot, wantsAdded: boolean, unreadSteers: readonly string[] = [], changedFiles?: ChangedFiles): LastEvent {
   const whole = outcomeEvent(outcome);
   if (whole.type === "run.completed" && unreadSteers.length > 0) whole.unreadSteers = [...unreadSteers];
+  if (changedFiles) whole.changedFiles = changedFiles;
   const transcript = outcome.transcript;
   if (!transcript) return { whole };
   const from = history.messages.length;

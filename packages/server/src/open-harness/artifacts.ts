@@ -1,41 +1,25 @@
-// An execution's artifacts: the files of its session's workspace its run wrote or edited, known from
-// its tool calls (Write, Edit, MultiEdit and NotebookEdit that succeeded), read as they are now
+// An execution's artifacts: the files of its session's workspace its run created or changed, whatever
+// tool did it (as its file checkpoint saw them: a shell command's output, a sub-agent's writes), and
+// those its Write, Edit, MultiEdit and NotebookEdit calls that succeeded named (the only ones known
+// where the run took no checkpoint: the claude-code backend without git), read as they are now
 // through the workspace's confined reading (openFile): never a path joined by hand, never outside
-// the workspace. An artifact's id is the file's place (from 1) among those the run wrote, in the
-// order first written: it stays the same as the run goes on.
-import { isAbsolute, relative as pathFrom } from "node:path";
-import { isWithin, realPathOf } from "@harness/agent/real-paths";
+// the workspace. An artifact's id is the file's place (from 1) among those the run made, in the
+// order first seen: it stays the same as the run goes on (see artifact-paths.ts).
 import { ApiError } from "./errors.ts";
 import type { DetailedToolCall } from "./execution-record.ts";
 import type { Execution } from "./executions.ts";
 import type { OpenHarness } from "./common.ts";
 import { openFile, type FileInfo } from "./workspace-files.ts";
-import { WorkspacePath } from "./workspace-paths.ts";
+import { workspacePaths, writerPath } from "./artifact-paths.ts";
 
 export type ArtifactSummary = { id: string; name: string; mime_type: string; size_bytes: number };
-
-/** The tools that write a file, and the field of their input that names it. */
-const WRITERS: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 
 /** The workspace paths (relative to `workDir`) the calls wrote, each once, in the order first
  * written. A path the tool was given relative is taken from the workspace, where the run's tools
  * start; one that leads out of the workspace is no artifact. */
 export function writtenPaths(calls: readonly DetailedToolCall[], workDir: string): string[] {
-  const roots = [...new Set([workDir, realPathOf(workDir)])];
-  const paths: string[] = [];
-  for (const call of calls) {
-    const field = WRITERS[call.name];
-    const given = field === undefined || call.status !== "completed" ? undefined : (call.input as Record<string, unknown>)[field];
-    if (typeof given !== "string" || given === "") continue;
-    let relative: string | undefined = given;
-    if (isAbsolute(given)) {
-      const root = roots.find((r) => isWithin(given, r));
-      relative = root === undefined ? undefined : pathFrom(root, given);
-    }
-    const parsed = relative === undefined ? undefined : WorkspacePath.safeParse(relative);
-    if (parsed?.success && parsed.data !== "" && !paths.includes(parsed.data)) paths.push(parsed.data);
-  }
-  return paths;
+  const given = calls.flatMap((call) => (call.status === "completed" ? (writerPath(call.name, call.input as Record<string, unknown>) ?? []) : []));
+  return workspacePaths(given, workDir);
 }
 
 /** The file `relative` of the workspace as it is now; undefined when it is no longer a file there
@@ -51,23 +35,29 @@ async function fileNow(root: string, relative: string): Promise<FileInfo | undef
   }
 }
 
-/** Where the execution's files are, and which it wrote; none once its session is gone (a session
+/** Where the execution's files are, and which it made; none once its session is gone (a session
  * made later with the same id is another's work). */
 async function writtenBy(oh: OpenHarness, execution: Execution): Promise<{ root: string; paths: string[] }> {
   const root = oh.workDirOf(execution.userId, execution.sessionId);
   if (!(await oh.sessionExists(execution.userId, execution.sessionId))) return { root, paths: [] };
-  return { root, paths: writtenPaths(execution.watch.detailed(), root) };
+  return { root, paths: workspacePaths(execution.watch.touched, root) };
 }
 
-/** The execution's artifacts: the files it wrote that are still in the workspace. */
-export async function artifactsOf(oh: OpenHarness, execution: Execution): Promise<ArtifactSummary[]> {
+/** The execution's artifacts from the one of id `from + 1` on: the files it made that are still in
+ * the workspace; `count`, how many files it made (the id the next one will have, less one). */
+export async function artifactsFrom(oh: OpenHarness, execution: Execution, from = 0): Promise<{ artifacts: ArtifactSummary[]; count: number }> {
   const { root, paths } = await writtenBy(oh, execution);
   const artifacts: ArtifactSummary[] = [];
-  for (const [index, path] of paths.entries()) {
-    const info = await fileNow(root, path);
-    if (info) artifacts.push({ id: String(index + 1), name: path, mime_type: info.mime_type!, size_bytes: info.size_bytes! });
+  for (let index = from; index < paths.length; index++) {
+    const info = await fileNow(root, paths[index]);
+    if (info) artifacts.push({ id: String(index + 1), name: paths[index], mime_type: info.mime_type!, size_bytes: info.size_bytes! });
   }
-  return artifacts;
+  return { artifacts, count: paths.length };
+}
+
+/** The execution's artifacts: the files it made that are still in the workspace. */
+export async function artifactsOf(oh: OpenHarness, execution: Execution): Promise<ArtifactSummary[]> {
+  return (await artifactsFrom(oh, execution)).artifacts;
 }
 
 const ArtifactId = /^[1-9][0-9]{0,8}$/;
@@ -78,7 +68,7 @@ export async function openArtifact(oh: OpenHarness, execution: Execution, id: st
   const { root, paths } = await writtenBy(oh, execution);
   const path = paths[Number(id) - 1];
   const missing = (why: string) => new ApiError(404, "artifact_not_found", `execution "${execution.id}" has no artifact "${id}": ${why}`, "execution.downloadArtifact");
-  if (path === undefined) throw missing(`its run wrote ${paths.length === 1 ? "1 file" : `${paths.length} files`}`);
+  if (path === undefined) throw missing(`its run made ${paths.length === 1 ? "1 file" : `${paths.length} files`}`);
   try {
     return await openFile(root, path);
   } catch (error) {

@@ -3,10 +3,11 @@
 // back as a watch frozen where it stopped.
 import { z } from "zod";
 import type { ExecutionRow } from "../sqlite/executions.ts";
+import { writerPath } from "./artifact-paths.ts";
 import type { ExecutionEvent, ExecutionStatus, RunWatch, ToolCallSummary, UsageStats } from "./run-watch.ts";
 
 /** What the routes read of an execution's run: a live RunWatch, or one frozen from the store. */
-export type WatchView = Pick<RunWatch, "status" | "finished" | "output" | "usage" | "awaiting" | "detailed" | "summaries" | "mine">;
+export type WatchView = Pick<RunWatch, "status" | "finished" | "output" | "usage" | "awaiting" | "detailed" | "summaries" | "mine" | "touched" | "filesTruncated">;
 export type DetailedToolCall = ReturnType<RunWatch["detailed"]>[number];
 
 export type ExecutionRecord = {
@@ -16,6 +17,10 @@ export type ExecutionRecord = {
   events: ExecutionEvent[];
   tool_calls: DetailedToolCall[];
   summaries: ToolCallSummary[];
+  /** The files the run made, as given (RunWatch.touched); absent from records of earlier versions,
+   * whose artifacts are those their writing calls named. */
+  touched?: string[];
+  files_truncated?: boolean;
 };
 
 const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number() });
@@ -27,10 +32,21 @@ const RecordSchema = z.object({
   events: z.array(z.looseObject({ type: z.string() })),
   tool_calls: z.array(z.looseObject({ id: z.string() })),
   summaries: z.array(z.looseObject({ id: z.string() })),
+  touched: z.array(z.string()).optional(),
+  files_truncated: z.boolean().optional(),
 });
 
 export function recordOf(watch: WatchView, events: ExecutionEvent[]): ExecutionRecord {
-  return { status: watch.status, output: watch.output, usage: watch.usage, events, tool_calls: watch.detailed(), summaries: watch.summaries() };
+  return {
+    status: watch.status,
+    output: watch.output,
+    usage: watch.usage,
+    events,
+    tool_calls: watch.detailed(),
+    summaries: watch.summaries(),
+    touched: watch.touched,
+    ...(watch.filesTruncated && { files_truncated: true }),
+  };
 }
 
 /** The stored record of `row`; one that does not read (a damaged file) as a failed execution saying so. */
@@ -90,5 +106,12 @@ export function frozenWatch(status: ExecutionStatus, record: () => ExecutionReco
     detailed: () => record().tool_calls,
     summaries: () => record().summaries,
     mine: () => [],
+    get touched() {
+      const { touched, tool_calls } = record();
+      return touched ?? tool_calls.flatMap((call) => (call.status === "completed" ? (writerPath(call.name, call.input as Record<string, unknown>) ?? []) : []));
+    },
+    get filesTruncated() {
+      return record().files_truncated === true;
+    },
   };
 }

@@ -11,6 +11,8 @@ import { KEEP_ENDED_MS } from "../sqlite/executions.ts";
 import { frozenWatch, interrupted, readRecord, recordOf, statusOf, type ExecutionRecord, type WatchView } from "./execution-record.ts";
 import { RunWatch, type ExecutionEvent, type ExecutionStatus } from "./run-watch.ts";
 import type { ExecutionNotice } from "./webhooks.ts";
+import { artifactFeed } from "./artifact-feed.ts";
+import type { ArtifactSummary } from "./artifacts.ts";
 
 export type Execution = {
   id: string;
@@ -42,7 +44,13 @@ export const MAX_KEPT = 1000;
 /** `store`: where executions are kept past their run and the server's life; `log` says what it
  * could not store (an execution not stored stays in memory for its hour); `notify` is told of each
  * start and end (the webhooks), and must return at once. */
-export function createExecutions(registry: SessionRegistry, store: ExecutionStore, log: (line: string) => void = () => {}, notify: (notice: ExecutionNotice) => void = () => {}) {
+export function createExecutions(
+  registry: SessionRegistry,
+  store: ExecutionStore,
+  log: (line: string) => void = () => {},
+  notify: (notice: ExecutionNotice) => void = () => {},
+  artifactsFrom: (execution: Execution, from: number) => Promise<{ artifacts: ArtifactSummary[]; count: number }> = async () => ({ artifacts: [], count: 0 }),
+) {
   /** Those under way, and those ended that the store did not take. */
   const byId = new Map<string, Execution>();
 
@@ -83,7 +91,7 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
     let cancelSent = false;
     let stopSent = false;
     let savedStatus: ExecutionStatus | undefined;
-    const watch = new RunWatch(prompt, (event) => {
+    const feed = artifactFeed((event) => {
       execution.events.push(event);
       for (const listener of execution.listeners) listener();
       if (event.type === "done") queueMicrotask(end);
@@ -91,9 +99,10 @@ export function createExecutions(registry: SessionRegistry, store: ExecutionStor
         savedStatus = watch.status;
         save(execution);
       }
-    }, () => {
+    }, (from) => artifactsFrom(execution, from), log);
+    const watch = new RunWatch(prompt, feed.event, () => {
       for (const listener of execution.listeners) listener();
-    });
+    }, feed.touched);
     const execution: Execution = {
       id: crypto.randomUUID(),
       userId,

@@ -5,7 +5,7 @@
 // 501 naming its capability; every failure takes the spec's ErrorResponse shape. Routes are in
 // routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
-import { artifactsOf } from "./artifacts.ts";
+import { artifactsFrom, artifactsOf } from "./artifacts.ts";
 import { H, handle, harnessOf, PREFIX, type OpenHarness } from "./common.ts";
 import { errorBody } from "./errors.ts";
 import { createExecutions } from "./executions.ts";
@@ -96,11 +96,17 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   });
   const oh: OpenHarness = {
     app,
-    executions: createExecutions(options.registry, options.executionStore, log, (notice) => {
-      notifier.notify(notice);
-      const event = feed.publish(notice);
-      events.sawExecutionEvent(notice.execution.userId, Date.parse(event.timestamp));
-    }),
+    executions: createExecutions(
+      options.registry,
+      options.executionStore,
+      log,
+      (notice) => {
+        notifier.notify(notice);
+        const event = feed.publish(notice);
+        events.sawExecutionEvent(notice.execution.userId, Date.parse(event.timestamp));
+      },
+      (execution, from) => artifactsFrom(oh, execution, from),
+    ),
     events,
     workDirOf: options.workDirOf,
     home: options.home,

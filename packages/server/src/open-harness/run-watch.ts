@@ -4,6 +4,7 @@
 // frames in, events out.
 import { applyOperations, type HarnessMessage, type HarnessState, type ServerMessage, type Usage } from "@harness/protocol";
 import { INTERRUPTED_MESSAGE } from "@harness/session";
+import { writerPath } from "./artifact-paths.ts";
 
 export type UsageStats = { input_tokens: number; output_tokens: number; total_tokens: number };
 export type ExecutionEvent =
@@ -12,6 +13,7 @@ export type ExecutionEvent =
   | { type: "tool_call_start"; id: string; name: string; input: object }
   | { type: "tool_call_end"; id: string }
   | { type: "tool_result"; id: string; success: boolean; output?: object }
+  | { type: "artifact"; id: string; name: string; mime_type: string; size_bytes: number }
   | { type: "error"; code: string; message: string; recoverable: boolean }
   | { type: "done"; usage: UsageStats };
 export type ExecutionStatus = "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -27,23 +29,30 @@ export class RunWatch {
   output = "";
   usage: UsageStats = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   readonly toolCalls = new Map<string, { name: string; startedAt: number; endedAt?: number; success?: boolean }>();
+  /** The files the run made, as given (see artifact-paths.ts): only grows. */
+  readonly touched: string[] = [];
+  /** The run's file checkpoint saw more files changed than it named. */
+  filesTruncated = false;
   /** How many messages there were when the watch began, and where its prompt is once it shows. */
   #baseline = -1;
   #start = -1;
   readonly #prompt: string;
   #usageBefore: Usage | undefined;
-  #seen = new Map<string, { content: number; thinking: number }>();
+  #seen = new Map<string, { content: number; thinking: number; files: number }>();
   readonly #emit: (event: ExecutionEvent) => void;
   readonly #onWaiting: () => void;
+  readonly #onTouched: () => void;
   /** The ids of the calls awaiting() gave after the last frame, joined. */
   #waiting = "";
 
   /** `onWaiting` is told each time what the run waits for (awaiting()) changes: the spec's
-   * ExecutionEvents have no event for it. */
-  constructor(prompt: string, emit: (event: ExecutionEvent) => void, onWaiting: () => void = () => {}) {
+   * ExecutionEvents have no event for it. `onTouched` is told each time `touched` grew, before the
+   * run's end (if the same frame ends it) is emitted. */
+  constructor(prompt: string, emit: (event: ExecutionEvent) => void, onWaiting: () => void = () => {}, onTouched: () => void = () => {}) {
     this.#prompt = prompt;
     this.#emit = emit;
     this.#onWaiting = onWaiting;
+    this.#onTouched = onTouched;
   }
 
   get finished(): boolean {
@@ -88,9 +97,10 @@ export class RunWatch {
       this.status = "running";
     }
     const mine = state.messages.slice(this.#start);
+    const touchedBefore = this.touched.length;
     for (const message of mine) {
       if (message.role !== "assistant") continue;
-      const seen = this.#seen.get(message.id) ?? { content: 0, thinking: 0 };
+      const seen = this.#seen.get(message.id) ?? { content: 0, thinking: 0, files: 0 };
       this.#seen.set(message.id, seen);
       const thinking = message.thinking ?? "";
       if (thinking.length > seen.thinking) this.#emit({ type: "thinking", content: thinking.slice(seen.thinking) });
@@ -101,6 +111,14 @@ export class RunWatch {
         this.#emit({ type: "text", content: text });
       }
       seen.content = message.content.length;
+      // Before the calls that ended: a report of changed files in the same frame is of earlier calls
+      // (a later one that may change files waits for it), or of the call itself.
+      const changed = message.changedFiles;
+      if (changed && changed.paths.length > seen.files) {
+        this.touched.push(...changed.paths.slice(seen.files));
+        seen.files = changed.paths.length;
+      }
+      if (changed?.truncated) this.filesTruncated = true;
       for (const call of message.toolCalls ?? []) {
         let known = this.toolCalls.get(call.id);
         if (!known) {
@@ -113,9 +131,12 @@ export class RunWatch {
           known.success = call.status === "complete";
           this.#emit({ type: "tool_call_end", id: call.id });
           this.#emit({ type: "tool_result", id: call.id, success: known.success, ...(call.output !== undefined && { output: { text: call.output } }) });
+          const written = known.success ? writerPath(call.name, call.input) : undefined;
+          if (written !== undefined) this.touched.push(written);
         }
       }
     }
+    if (this.touched.length > touchedBefore) this.#onTouched();
     const last = mine.at(-1)!;
     if (UNDER_WAY.has(state.status) || last.status === "running") return;
     this.usage = usageBetween(this.#usageBefore, state.usage);

@@ -5,8 +5,9 @@
 import type { ArtifactSummary } from "./artifacts.ts";
 import type { ExecutionEvent } from "./run-watch.ts";
 
-/** `lookUp(from)`: the artifacts from the one of id `from + 1` on, and how many files there are. */
-export type ArtifactLookUp = (from: number) => Promise<{ artifacts: ArtifactSummary[]; count: number }>;
+/** `lookUp(from, seen)`: the artifacts from the one of id `from + 1` on among the files the first
+ * `seen` names the run gave (RunWatch.touched) lead to, and how many files those are. */
+export type ArtifactLookUp = (from: number, seen: number) => Promise<{ artifacts: ArtifactSummary[]; count: number }>;
 
 export function artifactFeed(push: (event: ExecutionEvent) => void, lookUp: ArtifactLookUp, log: (line: string) => void) {
   let announced = 0;
@@ -27,10 +28,11 @@ export function artifactFeed(push: (event: ExecutionEvent) => void, lookUp: Arti
       if (queue) later(() => push(event));
       else push(event);
     },
-    /** The run made files: those not yet announced are. */
-    touched(): void {
+    /** The run made files (`seen`: how many names it has given now): those not yet announced are,
+     * before the events that come after this. */
+    touched(seen: number): void {
       later(async () => {
-        const found = await lookUp(announced);
+        const found = await lookUp(announced, seen);
         announced = Math.max(announced, found.count);
         for (const artifact of found.artifacts) push({ type: "artifact", ...artifact });
       });

@@ -35,18 +35,19 @@ async function fileNow(root: string, relative: string): Promise<FileInfo | undef
   }
 }
 
-/** Where the execution's files are, and which it made; none once its session is gone (a session
- * made later with the same id is another's work). */
-async function writtenBy(oh: OpenHarness, execution: Execution): Promise<{ root: string; paths: string[] }> {
+/** Where the execution's files are, and which it made (of the first `seen` names it gave); none
+ * once its session is gone (a session made later with the same id is another's work). */
+async function writtenBy(oh: OpenHarness, execution: Execution, seen?: number): Promise<{ root: string; paths: string[] }> {
   const root = oh.workDirOf(execution.userId, execution.sessionId);
   if (!(await oh.sessionExists(execution.userId, execution.sessionId))) return { root, paths: [] };
-  return { root, paths: workspacePaths(execution.watch.touched, root) };
+  return { root, paths: workspacePaths(execution.watch.touched.slice(0, seen), root) };
 }
 
-/** The execution's artifacts from the one of id `from + 1` on: the files it made that are still in
- * the workspace; `count`, how many files it made (the id the next one will have, less one). */
-export async function artifactsFrom(oh: OpenHarness, execution: Execution, from = 0): Promise<{ artifacts: ArtifactSummary[]; count: number }> {
-  const { root, paths } = await writtenBy(oh, execution);
+/** The execution's artifacts from the one of id `from + 1` on: the files it made (of the first
+ * `seen` names it gave: the rest are announced later) that are still in the workspace; `count`,
+ * how many files those names lead to (the id the next one will have, less one). */
+export async function artifactsFrom(oh: OpenHarness, execution: Execution, from = 0, seen?: number): Promise<{ artifacts: ArtifactSummary[]; count: number }> {
+  const { root, paths } = await writtenBy(oh, execution, seen);
   const artifacts: ArtifactSummary[] = [];
   for (let index = from; index < paths.length; index++) {
     const info = await fileNow(root, paths[index]);

@@ -49,7 +49,7 @@ export function createExecutions(
   store: ExecutionStore,
   log: (line: string) => void = () => {},
   notify: (notice: ExecutionNotice) => void = () => {},
-  artifactsFrom: (execution: Execution, from: number) => Promise<{ artifacts: ArtifactSummary[]; count: number }> = async () => ({ artifacts: [], count: 0 }),
+  artifactsFrom: (execution: Execution, from: number, seen: number) => Promise<{ artifacts: ArtifactSummary[]; count: number }> = async () => ({ artifacts: [], count: 0 }),
 ) {
   /** Those under way, and those ended that the store did not take. */
   const byId = new Map<string, Execution>();
@@ -99,10 +99,10 @@ export function createExecutions(
         savedStatus = watch.status;
         save(execution);
       }
-    }, (from) => artifactsFrom(execution, from), log);
+    }, (from, seen) => artifactsFrom(execution, from, seen), log);
     const watch = new RunWatch(prompt, feed.event, () => {
       for (const listener of execution.listeners) listener();
-    }, feed.touched);
+    }, () => feed.touched(watch.touched.length));
     const execution: Execution = {
       id: crypto.randomUUID(),
       userId,

@@ -105,7 +105,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
         const event = feed.publish(notice);
         events.sawExecutionEvent(notice.execution.userId, Date.parse(event.timestamp));
       },
-      (execution, from) => artifactsFrom(oh, execution, from),
+      (execution, from, seen) => artifactsFrom(oh, execution, from, seen),
     ),
     events,
     workDirOf: options.workDirOf,

@@ -1,0 +1,43 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { DeltaOperation, HarnessState } from "@harness/protocol";
+import { RunWatch } from "./run-watch.ts";
+
+const before: HarnessState = { status: "idle", messages: [] };
+
+test("the files a run made, in the order first seen: its writing calls' and those its checkpoint reported, told before the run's end", () => {
+  const told: string[][] = [];
+  const events: string[] = [];
+  const watch = new RunWatch("build", (event) => events.push(event.type), () => {}, () => told.push([...watch.touched]));
+  watch.frame({ type: "state", state: before, seq: 1 });
+  let seq = 1;
+  const delta = (...operations: DeltaOperation[]) => watch.frame({ type: "delta", operations, seq: ++seq });
+  delta(
+    { type: "set", path: ["status"], value: "running" },
+    { type: "set", path: ["messages", "0"], value: { id: "u1", role: "user", content: "build", status: "complete" } },
+    { type: "set", path: ["messages", "1"], value: { id: "a1", role: "assistant", content: "", status: "running" } },
+  );
+  const call = (id: string, name: string, input: Record<string, string>) => ({ id, name, status: "running", input });
+  delta({ type: "set", path: ["messages", "1", "toolCalls"], value: [call("t1", "Bash", { command: "make" })] });
+  delta({ type: "set", path: ["messages", "1", "toolCalls", "0", "status"], value: "complete" });
+  assert.deepEqual(told, [], "a shell command names no file");
+  // The report of the Bash call and the Write after it in one frame: the report is the earlier.
+  delta(
+    { type: "set", path: ["messages", "1", "changedFiles"], value: { paths: ["build/out.txt"] } },
+    { type: "set", path: ["messages", "1", "toolCalls", "1"], value: call("t2", "Write", { file_path: "/ws/a.md" }) },
+    { type: "set", path: ["messages", "1", "toolCalls", "1", "status"], value: "complete" },
+  );
+  assert.deepEqual(told, [["build/out.txt", "/ws/a.md"]]);
+  // A failed write names nothing.
+  delta({ type: "set", path: ["messages", "1", "toolCalls", "2"], value: { ...call("t3", "Edit", { file_path: "b.md" }), status: "error" } });
+  delta(
+    { type: "set", path: ["messages", "1", "changedFiles", "paths", "1"], value: "a.md" },
+    { type: "set", path: ["messages", "1", "changedFiles", "truncated"], value: true },
+    { type: "set", path: ["messages", "1", "status"], value: "complete" },
+    { type: "set", path: ["status"], value: "idle" },
+  );
+  assert.equal(told.length, 2);
+  assert.deepEqual(watch.touched, ["build/out.txt", "/ws/a.md", "a.md"]);
+  assert.equal(watch.filesTruncated, true);
+  assert.equal(events.at(-1), "done");
+});

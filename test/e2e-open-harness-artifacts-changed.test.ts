@@ -53,9 +53,8 @@ test("files a shell command writes are artifacts, announced on the stream as the
     const out = { type: "artifact", id: "1", name: "build/out.txt", mime_type: "text/plain", size_bytes: 3 };
     const notes = { type: "artifact", id: "3", name: "notes.md", mime_type: "text/markdown", size_bytes: "final\n".length };
     assert.deepEqual(announced, [out, { type: "artifact", id: "2", name: "tmp.txt", mime_type: "text/plain", size_bytes: 2 }, notes]);
-    const at = (match: (e: Record<string, unknown>) => boolean) => events.findIndex(match);
-    assert.ok(at((e) => e.type === "tool_result") < at((e) => e.name === "build/out.txt"));
-    assert.ok(at((e) => e.name === "notes.md") < at((e) => e.type === "done"));
+    const kinds = events.filter((e) => e.type !== "text").map((e) => (e.type === "artifact" ? e.name : e.type === "tool_result" ? "result" : e.type));
+    assert.deepEqual(kinds.filter((k) => !k.startsWith("tool_call")), ["result", "build/out.txt", "tmp.txt", "result", "result", "notes.md", "result", "done"]);
 
     // Listed as they are now: the deleted ones are not; .git and node_modules are never artifacts.
     const { artifacts } = await (await api(`${V1}/executions/${id}/artifacts`)).json();

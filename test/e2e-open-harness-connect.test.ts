@@ -93,6 +93,10 @@ test("a session's connect channel runs each message as an execution and sends it
     const second = await channel.next((m) => m.type === "done", "the second done");
     assert.equal(second.id, "m2");
     assert.ok(channel.got.some((m) => m.id === "m2" && m.type === "text" && m.content === "Written."));
+    // The file the command wrote, announced as it appeared (before the end).
+    const artifacts = channel.got.filter((m) => m.type === "artifact");
+    assert.deepEqual(artifacts, [{ type: "artifact", id: "m2", execution_id: second.execution_id, name: "approved.txt", mime_type: "text/plain", artifact_id: "1", size_bytes: 4 }]);
+    assert.ok(channel.got.indexOf(artifacts[0]) < channel.got.indexOf(second));
 
     // Cancelled by the message's id while it runs.
     h.fake.push({ text: ["slow ", "reply ", "that ", "goes ", "on"], delayMs: 400 });

@@ -84,12 +84,10 @@ function keepUnheard(run: Run, deps: RunnerDeps): void {
 
 async function execute(run: Run, query: RunnerQuery, history: RunHistory, backend: Backend, deps: RunnerDeps): Promise<void> {
   let finished = false;
+  const changes = trackFileChanges(deps.checkpoints, (event) => run.log.append(event));
   const emit = (event: AgentEvent) => {
-    if (finished) return;
-    run.log.append(event);
-    changes.seen(event);
+    if (!finished) changes.emit(event);
   };
-  const changes = trackFileChanges(deps.checkpoints, emit);
 
   const ctx: BackendContext = {
     signal: run.controller.signal,

@@ -29,32 +29,39 @@ test("a run that took no checkpoint compares nothing and reports nothing", async
   changes.taken(undefined);
   await changes.mayChange("t1");
   fake.change();
-  changes.seen(completed("t1"));
+  changes.emit(completed("t1"));
   assert.equal(await changes.end(), undefined);
-  assert.deepEqual(events, []);
+  assert.deepEqual(events, [completed("t1")]);
   assert.deepEqual(fake.asked, []);
 });
 
-test("after each call that may change files, the files not reported before; at the end, every file changed since the checkpoint", async () => {
+test("right after each call that may change files, the files not reported before; at the end, every file changed since the checkpoint", async () => {
   const fake = fakeCheckpoints([["b.txt", "a.txt"], ["a.txt", "c.txt"], ["late.txt"]]);
   const events: AgentEvent[] = [];
   const changes = trackFileChanges(fake.checkpoints, (e) => events.push(e));
   changes.taken("0");
   await changes.mayChange("t1");
   fake.change();
-  changes.seen(completed("t1"));
-  // A read-only call (never announced as one that may change files) is not compared after.
-  changes.seen(completed("read"));
+  changes.emit(completed("t1"));
+  // What the run says meanwhile waits behind the report; a read-only call (never announced as one
+  // that may change files) is not compared after.
+  changes.emit({ type: "assistant.delta", text: "next" });
+  changes.emit(completed("read"));
   await changes.mayChange("t2");
-  assert.deepEqual(events, [{ type: "files.changed", toolUseId: "t1", paths: ["a.txt", "b.txt"] }]);
+  assert.deepEqual(events, [
+    completed("t1"),
+    { type: "files.changed", toolUseId: "t1", paths: ["a.txt", "b.txt"] },
+    { type: "assistant.delta", text: "next" },
+    completed("read"),
+  ]);
   fake.change();
-  changes.seen(completed("t2", { agentId: "sub", parentToolUseId: "task" }));
+  changes.emit(completed("t2", { agentId: "sub", parentToolUseId: "task" }));
   // A hook's command waits for the reports too.
   await changes.mayChange();
   // A background process's file, after the last call: only the end names it.
   fake.change();
   assert.deepEqual(await changes.end(), { paths: ["a.txt", "b.txt", "c.txt", "late.txt"] });
-  assert.deepEqual(events.slice(1), [{ type: "files.changed", agentId: "sub", parentToolUseId: "task", toolUseId: "t2", paths: ["c.txt"] }]);
+  assert.deepEqual(events.slice(5), [{ type: "files.changed", agentId: "sub", parentToolUseId: "task", toolUseId: "t2", paths: ["c.txt"] }]);
   assert.deepEqual(fake.asked, ["0", "1", "0"], "each call compared with the last report, the end with the checkpoint");
 });
 
@@ -66,10 +73,10 @@ test("a run that changes more files than a report names says the list is cut, an
   for (const id of ["t1", "t2"]) {
     await changes.mayChange(id);
     fake.change();
-    changes.seen(completed(id));
+    changes.emit(completed(id));
   }
   assert.deepEqual(await changes.end(), { paths: ["1", "2", "3"], truncated: true });
-  assert.deepEqual(events, [{ type: "files.changed", toolUseId: "t1", paths: ["1", "2", "3"], truncated: true }]);
+  assert.deepEqual(events.filter((e) => e.type === "files.changed"), [{ type: "files.changed", toolUseId: "t1", paths: ["1", "2", "3"], truncated: true }]);
 });
 
 test("a comparison that fails reports nothing, and the run goes on", async () => {
@@ -77,7 +84,7 @@ test("a comparison that fails reports nothing, and the run goes on", async () =>
   const changes = trackFileChanges({ changedSince: async () => ({ ok: false, message: "git broke" }) }, (e) => events.push(e));
   changes.taken("0");
   await changes.mayChange("t1");
-  changes.seen(completed("t1"));
+  changes.emit(completed("t1"));
   assert.equal(await changes.end(), undefined);
-  assert.deepEqual(events, []);
+  assert.deepEqual(events, [completed("t1")]);
 });

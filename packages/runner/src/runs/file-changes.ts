@@ -1,10 +1,11 @@
 // What files a run creates or changes, whatever tool (or shell command, or sub-agent) does it: the
 // workspace is compared with the run's file checkpoint. Nothing is done for a run that took no
 // checkpoint (it only read). After each call that may change files (the backend said so through
-// beforeChanges) a files.changed event names the files not reported before (the next such call
-// waits for it, so that each report is its call's); the run's end names every file created or
-// changed that is still there. Comparisons run one at a time, never per text delta, and the lists
-// are capped (MAX_CHANGED_FILES).
+// beforeChanges) a files.changed event names the files not reported before, right after the call's
+// tool.completed: the run's events that come meanwhile wait behind it (the run itself does not),
+// and so does the next call that may change files, so that each report is its call's. The run's end
+// names every file created or changed that is still there. Comparisons run one at a time, never
+// per text delta, and the lists are capped (MAX_CHANGED_FILES).
 import { MAX_CHANGED_FILES, type AgentEvent, type ChangedFiles } from "@harness/protocol";
 import type { Checkpoints } from "../checkpoints/checkpoints.ts";
 
@@ -12,22 +13,34 @@ export type FileChanges = {
   /** The run's checkpoint was taken: the snapshot's tree (undefined when none could be taken). */
   taken(tree: string | undefined): void;
   /** A call that may change files is about to run (`toolUseId` undefined: a hook's command): it
-   * should wait for the reports of the calls before it, so that each names what its call did. */
+   * should wait for what this returns, the reports of the calls before it. */
   mayChange(toolUseId?: string): Promise<void>;
-  /** Sees each event the run emitted: the end of a call that may have changed files is reported. */
-  seen(event: AgentEvent): void;
+  /** Passes an event of the run on, in order, with the reports of changed files among them. */
+  emit(event: AgentEvent): void;
   /** Waits for the reports under way, then lists the files the run created or changed that are
    * there now; undefined without a checkpoint (or when the comparison failed). */
   end(): Promise<ChangedFiles | undefined>;
 };
 
-export function trackFileChanges(checkpoints: Pick<Checkpoints, "changedSince">, emit: (event: AgentEvent) => void, max = MAX_CHANGED_FILES): FileChanges {
+/** `out`: where the run's events go, reports included. */
+export function trackFileChanges(checkpoints: Pick<Checkpoints, "changedSince">, out: (event: AgentEvent) => void, max = MAX_CHANGED_FILES): FileChanges {
   let base: string | undefined;
   let last: string | undefined;
   const calls = new Set<string>();
   const reported = new Set<string>();
   let full = false;
-  let chain: Promise<void> = Promise.resolve();
+  // Work waiting its turn (reports, and the events after them); undefined when none waits.
+  let queue: Promise<void> | undefined;
+  let waiting = 0;
+  function later(work: () => void | Promise<void>): void {
+    waiting++;
+    queue = (queue ?? Promise.resolve())
+      .then(work)
+      .catch(() => {})
+      .finally(() => {
+        if (--waiting === 0) queue = undefined;
+      });
+  }
 
   /** The files changed since `last` (since the checkpoint, should that snapshot be gone). */
   async function sinceLast() {
@@ -50,7 +63,7 @@ export function trackFileChanges(checkpoints: Pick<Checkpoints, "changedSince">,
     const truncated = changed.value.truncated || fresh.length > room;
     // Once the cap is reached the run's end still lists what is there (capped too).
     if (truncated) full = true;
-    if (paths.length > 0 || truncated) emit({ type: "files.changed", ...agentOf(call), toolUseId: call.toolUseId, paths, ...(truncated && { truncated: true as const }) });
+    if (paths.length > 0 || truncated) out({ type: "files.changed", ...agentOf(call), toolUseId: call.toolUseId, paths, ...(truncated && { truncated: true as const }) });
   }
 
   return {
@@ -58,16 +71,17 @@ export function trackFileChanges(checkpoints: Pick<Checkpoints, "changedSince">,
       base ??= tree;
       last ??= tree;
     },
-    mayChange(toolUseId) {
+    async mayChange(toolUseId) {
       if (toolUseId !== undefined) calls.add(toolUseId);
-      return chain;
+      await queue;
     },
-    seen(event) {
-      if (event.type !== "tool.completed" || !calls.delete(event.toolUseId)) return;
-      chain = chain.then(() => report(event)).catch(() => {});
+    emit(event) {
+      if (queue) later(() => out(event));
+      else out(event);
+      if (event.type === "tool.completed" && calls.delete(event.toolUseId) && last !== undefined) later(() => report(event));
     },
     async end() {
-      await chain;
+      while (queue) await queue;
       if (base === undefined) return undefined;
       const changed = await checkpoints.changedSince(base, max).catch(() => undefined);
       if (!changed?.ok) return undefined;

@@ -2,18 +2,19 @@
 // an execution of the session (as POST …/execute starts one: stored, on the event feed and the
 // webhooks, live to the session's other clients), whose events come back under the message's id:
 // text, thinking, tool_call (as each call starts), prompt (a call waits to be approved: `stdin`
-// with that id answers yes or no), error, and done with the tokens spent; each also names its
-// execution (`execution_id`). `cancel` stops an execution of the session, named by its id or by the
-// id of the message that started it. A socket that goes away stops its messages' forwarding, never
-// their executions. The spec's stdout, stderr and artifact messages are never sent: a run has no
-// process output of its own, and its artifacts are read once it ends (GET …/executions/{id}/artifacts).
+// with that id answers yes or no), artifact (a file the run made, as it appears: its `artifact_id`
+// and `size_bytes` beside the spec's fields), error, and done with the tokens spent; each also names
+// its execution (`execution_id`). `cancel` stops an execution of the session, named by its id or by
+// the id of the message that started it. A socket that goes away stops its messages' forwarding,
+// never their executions. The spec's stdout and stderr messages are never sent: a run has no
+// process output of its own (its tool results are in the session's history).
 import type { WebSocket } from "ws";
 import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
 import { SESSION_DELETED_CLOSE } from "@harness/session";
 import { frameText } from "../websocket-channel.ts";
 import type { OpenHarness } from "./common.ts";
-import type { Execution } from "./executions.ts";
+import { allEventsOut, type Execution } from "./executions.ts";
 import { NO, YES } from "./routes-executions.ts";
 import type { ExecutionEvent } from "./run-watch.ts";
 
@@ -43,6 +44,8 @@ function serverMessageOf(event: ExecutionEvent, id: string, executionId: string)
       return { type: event.type, ...common, content: event.content };
     case "tool_call_start":
       return { type: "tool_call", ...common, tool: event.name, input: event.input, tool_call_id: event.id };
+    case "artifact":
+      return { type: "artifact", ...common, name: event.name, mime_type: event.mime_type, artifact_id: event.id, size_bytes: event.size_bytes };
     case "error":
       return { type: "error", ...common, code: event.code, message: event.message };
     case "done":
@@ -76,7 +79,7 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
         prompted.add(call.toolCallId);
         send({ type: "prompt", id, execution_id: execution.id, tool_call_id: call.toolCallId, prompt: `${call.toolName}: ${call.description} (answer yes or no)` });
       }
-      if (execution.watch.finished && next >= execution.events.length) stop();
+      if (allEventsOut(execution) && next >= execution.events.length) stop();
     };
     const stop = () => execution.listeners.delete(listener);
     execution.listeners.add(listener);

@@ -220,3 +220,9 @@ function storedExecution(summary: ExecutionSummary, load: () => ExecutionRow | u
 }
 
 export type Executions = ReturnType<typeof createExecutions>;
+
+/** Whether the execution has all its events: its run ended, and its last event (`done`, which may
+ * come a moment later than the end: it waits for the artifacts announced before it) is out. */
+export function allEventsOut(execution: Execution): boolean {
+  return execution.watch.finished && execution.events.at(-1)?.type === "done";
+}

@@ -2,7 +2,7 @@
 // `done`. A client that goes away stops its stream only, never the execution.
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { Execution } from "./executions.ts";
+import { allEventsOut, type Execution } from "./executions.ts";
 
 export function streamExecution(c: Context, execution: Execution, after = 0): Response {
   c.header("x-execution-id", execution.id);
@@ -12,7 +12,7 @@ export function streamExecution(c: Context, execution: Execution, after = 0): Re
 /** What `itemsOf()` answers (read again as the execution gains events) as SSE, numbered from 1:
  * those after the `after`th, then each new one, until the execution has ended and all are sent. */
 export function streamFollowing(c: Context, execution: Execution, after: number, itemsOf: () => readonly unknown[]): Response {
-  return streamFollowed(c, { listeners: execution.listeners, items: itemsOf, ended: () => execution.watch.finished }, after);
+  return streamFollowed(c, { listeners: execution.listeners, items: itemsOf, ended: () => allEventsOut(execution) }, after);
 }
 
 /** Items that grow while something goes on: `listeners` are called as they may have changed. */

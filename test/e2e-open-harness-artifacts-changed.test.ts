@@ -53,7 +53,7 @@ test("files a shell command writes are artifacts, announced on the stream as the
     const out = { type: "artifact", id: "1", name: "build/out.txt", mime_type: "text/plain", size_bytes: 3 };
     const notes = { type: "artifact", id: "3", name: "notes.md", mime_type: "text/markdown", size_bytes: "final\n".length };
     assert.deepEqual(announced, [out, { type: "artifact", id: "2", name: "tmp.txt", mime_type: "text/plain", size_bytes: 2 }, notes]);
-    const kinds = events.filter((e) => e.type !== "text").map((e) => (e.type === "artifact" ? e.name : e.type === "tool_result" ? "result" : e.type));
+    const kinds = events.filter((e) => e.type !== "text").map((e) => String(e.type === "artifact" ? e.name : e.type === "tool_result" ? "result" : e.type));
     assert.deepEqual(kinds.filter((k) => !k.startsWith("tool_call")), ["result", "build/out.txt", "tmp.txt", "result", "result", "notes.md", "result", "done"]);
 
     // Listed as they are now: the deleted ones are not; .git and node_modules are never artifacts.
@@ -85,6 +85,36 @@ test("files a shell command writes are artifacts, announced on the stream as the
     assert.deepEqual((await (await api(`${V1}/executions/${read.id}/artifacts`)).json()).artifacts, []);
     const trees = join(h.dataDir, "state", "alice", readerId, "checkpoints.git", "refs", "harness", "trees");
     assert.deepEqual(existsSync(trees) ? readdirSync(trees) : [], [], "no snapshot was taken");
+  } finally {
+    await h.close();
+  }
+});
+
+test("a sub-agent's files are the execution's artifacts; a run that makes thousands lists a capped number and says so", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const sessionId = await session(h, api);
+    h.fake.push(
+      { toolUses: [{ id: "toolu_task", name: "Task", input: { description: "write", prompt: "Write sub.txt", subagent_type: "general-purpose" } }] },
+      // The sub-agent's turns.
+      { toolUses: [{ name: "Bash", input: { command: "echo sub > sub.txt", description: "write sub.txt" } }] },
+      { text: "Written." },
+      { text: "The helper wrote it." },
+    );
+    const sub = await execute(api, sessionId, "have it written");
+    assert.equal(sub.events.at(-1)!.type, "done");
+    assert.deepEqual(sub.events.filter((e) => e.type === "artifact"), [{ type: "artifact", id: "1", name: "sub.txt", mime_type: "text/plain", size_bytes: 4 }]);
+    assert.deepEqual((await (await api(`${V1}/executions/${sub.id}/artifacts`)).json()).artifacts.map((a: { name: string }) => a.name), ["sub.txt"]);
+
+    h.fake.push({ toolUses: [{ name: "Bash", input: { command: "mkdir many && cd many && seq 1 1200 | xargs touch", description: "make many" } }] }, { text: "Made." });
+    const many = await execute(api, sessionId, "make many");
+    assert.equal(many.events.at(-1)!.type, "done");
+    assert.equal(many.events.filter((e) => e.type === "artifact").length, 1000);
+    const listed = await (await api(`${V1}/executions/${many.id}/artifacts`)).json();
+    assert.equal(listed.artifacts.length, 1000);
+    assert.equal(listed.truncated, true);
+    assert.equal((await (await api(`${V1}/executions/${sub.id}/artifacts`)).json()).truncated, undefined);
   } finally {
     await h.close();
   }

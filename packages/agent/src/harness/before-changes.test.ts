@@ -70,3 +70,23 @@ test("beforeChanges is awaited before a hook's command runs, and a rejection doe
   assert.deepEqual(seen, ["one\n"]);
   assert.equal(await project.read("a.txt"), "one\nhooked\n");
 });
+
+test("beforeChanges names the call about to run (a sub-agent's too); a hook's command is no call", async (t) => {
+  const project = await tempProject(t);
+  const hook = await project.hook("noop.sh", "true");
+  await project.settings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }] } });
+  const ids: (string | undefined)[] = [];
+  const { result } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_bash", name: "Bash", input: { command: "echo a > a.txt" } }] },
+      { toolCalls: [{ id: "toolu_task", name: "Task", input: { description: "edit", prompt: "Change a.txt", subagent_type: "general-purpose" } }] },
+      { toolCalls: [{ id: "toolu_sub", name: "Write", input: { file_path: "b.txt", content: "b" } }] },
+      { text: "Edited." },
+      { text: "Done." },
+    ],
+    { beforeChanges: async (id) => void ids.push(id), permissionMode: "bypassPermissions" },
+  );
+  assert.equal(result.stopReason, "end_turn");
+  assert.deepEqual(ids, [undefined, "toolu_bash", "toolu_task", "toolu_sub"]);
+});

@@ -107,7 +107,11 @@ export function mountExecutionRoutes(oh: OpenHarness): void {
   );
   app.get(
     `${H}/executions/:executionId/artifacts`,
-    handle(async (c) => c.json({ artifacts: await artifactsOf(oh, executionOf(c)) })),
+    handle(async (c) => {
+      const execution = executionOf(c);
+      // `truncated`: the run changed more files than it could name (see MAX_CHANGED_FILES).
+      return c.json({ artifacts: await artifactsOf(oh, execution), ...(execution.watch.filesTruncated && { truncated: true }) });
+    }),
   );
   app.get(
     `${H}/executions/:executionId/artifacts/:artifactId`,

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { DeltaOperation, HarnessState } from "@harness/protocol";
+import { frozenWatch, readRecord, recordOf } from "./execution-record.ts";
 import { RunWatch } from "./run-watch.ts";
 
 const before: HarnessState = { status: "idle", messages: [] };
@@ -40,4 +41,20 @@ test("the files a run made, in the order first seen: its writing calls' and thos
   assert.deepEqual(watch.touched, ["build/out.txt", "/ws/a.md", "a.md"]);
   assert.equal(watch.filesTruncated, true);
   assert.equal(events.at(-1), "done");
+});
+
+test("the files a run made are stored with it; a record of an earlier version gives those its writing calls named", () => {
+  const watch = new RunWatch("build", () => {});
+  watch.touched.push("build/out.txt", "/ws/a.md");
+  watch.filesTruncated = true;
+  const row = { id: "e1", userId: "alice", sessionId: "s", startedAt: 0, status: "completed", record: JSON.stringify(recordOf(watch, [])) };
+  const frozen = frozenWatch("completed", () => readRecord(row));
+  assert.deepEqual(frozen.touched, ["build/out.txt", "/ws/a.md"]);
+  assert.equal(frozen.filesTruncated, true);
+
+  const call = (name: string, input: Record<string, unknown>, status = "completed") => ({ id: name, name, input, status, started_at: new Date(0).toISOString() });
+  const earlier = { status: "completed", output: "", usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 }, events: [], summaries: [], tool_calls: [call("Write", { file_path: "a.md" }), call("Edit", { file_path: "b.md" }, "failed"), call("Bash", { command: "make" })] };
+  const old = frozenWatch("completed", () => readRecord({ ...row, record: JSON.stringify(earlier) }));
+  assert.deepEqual(old.touched, ["a.md"]);
+  assert.equal(old.filesTruncated, false);
 });

@@ -102,6 +102,9 @@ export const HarnessToolCallSchema = z.object({
   /** How much of the message's content there was when the call was made: a client that shows a
    * whole message (a snapshot) puts the call there, between the text before it and the text after. */
   textOffset: z.number().int().nonnegative().optional(),
+  /** The workspace files the call created or changed, first of the run's to (see the message's
+   * `changedFiles`), as the run's file checkpoint saw them after it ended. */
+  changedFiles: z.array(z.string()).optional(),
 });
 export type HarnessToolCall = z.infer<typeof HarnessToolCallSchema>;
 

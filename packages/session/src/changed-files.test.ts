@@ -38,6 +38,23 @@ test("a run that took no checkpoint has no changed files; one that changed nothi
   assert.deepEqual(play(running(), { type: "run.completed", result: "", changedFiles: { paths: [] } }).messages[1].changedFiles, { paths: [] });
 });
 
+test("a report after a call names on the call the files it was first to change", () => {
+  const withCalls = running();
+  withCalls.messages[1].toolCalls = [
+    { id: "t1", name: "Bash", status: "complete" },
+    { id: "t2", name: "Edit", status: "complete" },
+  ];
+  const state = play(
+    withCalls,
+    { type: "files.changed", toolUseId: "t1", paths: ["a.txt", "b.txt"] },
+    { type: "files.changed", toolUseId: "t2", paths: ["b.txt", "c.txt"] },
+    { type: "files.changed", toolUseId: "t1", paths: ["d.txt"] },
+    { type: "files.changed", toolUseId: "gone", paths: ["e.txt"] },
+  );
+  assert.deepEqual(state.messages[1].toolCalls!.map((call) => call.changedFiles), [["a.txt", "b.txt", "d.txt"], ["c.txt"]]);
+  assert.deepEqual(state.messages[1].changedFiles, { paths: ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"] });
+});
+
 test("the list stops at its cap and says it was cut; a report cut by the runner says so too", () => {
   const many = Array.from({ length: MAX_CHANGED_FILES }, (_, i) => `f${i}`);
   const state = play(running(), { type: "files.changed", paths: many.slice(0, 10) }, { type: "files.changed", paths: [...many.slice(5), "one-too-many"] });

@@ -155,7 +155,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       return callCompleted(state, cursor, event);
 
     case "files.changed":
-      return { operations: changedFilesOps(message, i, event), cursor };
+      return { operations: changedFilesOps(message, i, event, event.toolUseId), cursor };
 
     case "run.completed": {
       const ops: DeltaOperation[] = settleToolCalls(message, i, "error", "the run ended before this tool call finished");

@@ -6,10 +6,13 @@ import { RunWatch } from "./run-watch.ts";
 
 const before: HarnessState = { status: "idle", messages: [] };
 
-test("the files a run made, in the order first seen: its writing calls' and those its checkpoint reported, told before the run's end", () => {
+test("the files a run made, in the order first seen: its writing calls', each call's reported files (told before the calls after it), and the run's own", () => {
   const told: string[][] = [];
   const events: string[] = [];
-  const watch = new RunWatch("build", (event) => events.push(event.type), () => {}, () => told.push([...watch.touched]));
+  const watch = new RunWatch("build", (event) => events.push(event.type === "tool_result" ? `result ${event.id}` : event.type), () => {}, () => {
+    told.push([...watch.touched]);
+    events.push("told");
+  });
   watch.frame({ type: "state", state: before, seq: 1 });
   let seq = 1;
   const delta = (...operations: DeltaOperation[]) => watch.frame({ type: "delta", operations, seq: ++seq });
@@ -22,25 +25,29 @@ test("the files a run made, in the order first seen: its writing calls' and thos
   delta({ type: "set", path: ["messages", "1", "toolCalls"], value: [call("t1", "Bash", { command: "make" })] });
   delta({ type: "set", path: ["messages", "1", "toolCalls", "0", "status"], value: "complete" });
   assert.deepEqual(told, [], "a shell command names no file");
-  // The report of the Bash call and the Write after it in one frame: the report is the earlier.
+  // The report of the Bash call, and a Write after it, in one frame: the report's files come first.
   delta(
     { type: "set", path: ["messages", "1", "changedFiles"], value: { paths: ["build/out.txt"] } },
+    { type: "set", path: ["messages", "1", "toolCalls", "0", "changedFiles"], value: ["build/out.txt"] },
     { type: "set", path: ["messages", "1", "toolCalls", "1"], value: call("t2", "Write", { file_path: "/ws/a.md" }) },
     { type: "set", path: ["messages", "1", "toolCalls", "1", "status"], value: "complete" },
   );
-  assert.deepEqual(told, [["build/out.txt", "/ws/a.md"]]);
-  // A failed write names nothing.
+  assert.deepEqual(told, [["build/out.txt"], ["build/out.txt", "/ws/a.md"]]);
+  assert.deepEqual(events, ["tool_call_start", "tool_call_end", "result t1", "told", "tool_call_start", "tool_call_end", "result t2", "told"]);
+  // A failed write names nothing; a file named again is not told again.
   delta({ type: "set", path: ["messages", "1", "toolCalls", "2"], value: { ...call("t3", "Edit", { file_path: "b.md" }), status: "error" } });
+  delta({ type: "set", path: ["messages", "1", "toolCalls", "1", "changedFiles"], value: ["/ws/a.md"] });
+  assert.equal(told.length, 2);
+  // The run's end: a file no call was first to make, and the list cut.
   delta(
-    { type: "set", path: ["messages", "1", "changedFiles", "paths", "1"], value: "a.md" },
+    { type: "set", path: ["messages", "1", "changedFiles", "paths", "1"], value: "late.txt" },
     { type: "set", path: ["messages", "1", "changedFiles", "truncated"], value: true },
     { type: "set", path: ["messages", "1", "status"], value: "complete" },
     { type: "set", path: ["status"], value: "idle" },
   );
-  assert.equal(told.length, 2);
-  assert.deepEqual(watch.touched, ["build/out.txt", "/ws/a.md", "a.md"]);
+  assert.deepEqual(watch.touched, ["build/out.txt", "/ws/a.md", "late.txt"]);
   assert.equal(watch.filesTruncated, true);
-  assert.equal(events.at(-1), "done");
+  assert.deepEqual(events.slice(-2), ["told", "done"]);
 });
 
 test("the files a run made are stored with it; a record of an earlier version gives those its writing calls named", () => {

@@ -28,9 +28,14 @@ export class RunWatch {
   state: HarnessState | undefined;
   output = "";
   usage: UsageStats = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
-  readonly toolCalls = new Map<string, { name: string; startedAt: number; endedAt?: number; success?: boolean }>();
-  /** The files the run made, as given (see artifact-paths.ts): only grows. */
+  /** `files`: how many of the call's changedFiles were taken into `touched`. */
+  readonly toolCalls = new Map<string, { name: string; startedAt: number; endedAt?: number; success?: boolean; files?: number }>();
+  /** The files the run made, as given (see artifact-paths.ts), each once, in the order first seen:
+   * only grows. */
   readonly touched: string[] = [];
+  readonly #touched = new Set<string>();
+  /** How many `touched` had when onTouched was last told. */
+  #told = 0;
   /** The run's file checkpoint saw more files changed than it named. */
   filesTruncated = false;
   /** How many messages there were when the watch began, and where its prompt is once it shows. */
@@ -97,7 +102,6 @@ export class RunWatch {
       this.status = "running";
     }
     const mine = state.messages.slice(this.#start);
-    const touchedBefore = this.touched.length;
     for (const message of mine) {
       if (message.role !== "assistant") continue;
       const seen = this.#seen.get(message.id) ?? { content: 0, thinking: 0, files: 0 };
@@ -111,14 +115,6 @@ export class RunWatch {
         this.#emit({ type: "text", content: text });
       }
       seen.content = message.content.length;
-      // Before the calls that ended: a report of changed files in the same frame is of earlier calls
-      // (a later one that may change files waits for it), or of the call itself.
-      const changed = message.changedFiles;
-      if (changed && changed.paths.length > seen.files) {
-        this.touched.push(...changed.paths.slice(seen.files));
-        seen.files = changed.paths.length;
-      }
-      if (changed?.truncated) this.filesTruncated = true;
       for (const call of message.toolCalls ?? []) {
         let known = this.toolCalls.get(call.id);
         if (!known) {
@@ -132,11 +128,27 @@ export class RunWatch {
           this.#emit({ type: "tool_call_end", id: call.id });
           this.#emit({ type: "tool_result", id: call.id, success: known.success, ...(call.output !== undefined && { output: { text: call.output } }) });
           const written = known.success ? writerPath(call.name, call.input) : undefined;
-          if (written !== undefined) this.touched.push(written);
+          if (written !== undefined) this.#touch([written]);
         }
+        // The files the call made (reported a moment after it ended): announced before what the
+        // calls after it do.
+        const files = call.changedFiles ?? [];
+        if (files.length > (known.files ?? 0)) {
+          this.#touch(files.slice(known.files ?? 0));
+          known.files = files.length;
+        }
+        this.#tell();
       }
+      // The run's own list: the files no call was first to make (a hook's, a background process's,
+      // those only the run's end saw).
+      const changed = message.changedFiles;
+      if (changed && changed.paths.length > seen.files) {
+        this.#touch(changed.paths.slice(seen.files));
+        seen.files = changed.paths.length;
+      }
+      if (changed?.truncated) this.filesTruncated = true;
     }
-    if (this.touched.length > touchedBefore) this.#onTouched();
+    this.#tell();
     const last = mine.at(-1)!;
     if (UNDER_WAY.has(state.status) || last.status === "running") return;
     this.usage = usageBetween(this.#usageBefore, state.usage);
@@ -152,6 +164,21 @@ export class RunWatch {
       this.#emit({ type: "error", code: "run_failed", message: state.error || "the run failed", recoverable: true });
     } else this.status = "completed";
     this.#emit({ type: "done", usage: this.usage });
+  }
+
+  #touch(paths: readonly string[]): void {
+    for (const path of paths) {
+      if (this.#touched.has(path)) continue;
+      this.#touched.add(path);
+      this.touched.push(path);
+    }
+  }
+
+  /** Tells onTouched of the files seen since it was last told. */
+  #tell(): void {
+    if (this.touched.length === this.#told) return;
+    this.#told = this.touched.length;
+    this.#onTouched();
   }
 
   /** Ends the watch as failed, for `message` (the session went away, the submit was refused). */

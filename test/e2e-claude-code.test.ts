@@ -71,6 +71,8 @@ test("a scripted run with a Bash call: text, the tool call and its output, Claud
   assert.equal(call.status, "complete");
   assert.match(call.output ?? "", /hello-from-claude-code/);
   assert.equal(await readFile(join(workspace("cc-bash"), "out.txt"), "utf8"), "hello-from-claude-code\n");
+  // Known from the checkpoint taken before the run (the files a Claude Code run made, whatever made them).
+  assert.deepEqual((assistant as { changedFiles?: unknown }).changedFiles, { paths: ["out.txt"] });
   assert.match(String(client.state!.sessionId ?? ""), /^[0-9a-f-]{36}$/);
   assertClaudeCode(from);
   await client.close();

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RunnerEventSchema, RunnerQuerySchema } from "./runner.ts";
+import { MAX_CHANGED_FILES } from "./wire.ts";
 
 function problems(query: Record<string, unknown>): string[] {
   const parsed = RunnerQuerySchema.safeParse({ prompt: "hi", ...query });
@@ -33,4 +34,18 @@ test("a notice may carry the retry it tells of in fields; a retry without its at
   assert.deepEqual(refused({ error: "overloaded" }), ["retry.attempt"]);
   assert.deepEqual(refused({ attempt: 1 }), ["retry.error"]);
   assert.deepEqual(refused({ attempt: 1, error: "x", status: 42 }), ["retry.status"]);
+});
+
+test("a report of changed files names at most MAX_CHANGED_FILES paths, none empty; more is refused, named", () => {
+  const issues = (event: Record<string, unknown>) => {
+    const parsed = RunnerEventSchema.safeParse({ seq: 1, ...event });
+    return parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join("."));
+  };
+  assert.deepEqual(issues({ type: "files.changed", toolUseId: "t1", paths: ["a.txt", "dir/b.md"] }), []);
+  assert.deepEqual(issues({ type: "files.changed", paths: [], truncated: true }), []);
+  assert.deepEqual(issues({ type: "files.changed", paths: [""] }), ["paths.0"]);
+  assert.deepEqual(issues({ type: "files.changed", paths: Array.from({ length: MAX_CHANGED_FILES + 1 }, (_, i) => `f${i}`) }), ["paths"]);
+  assert.deepEqual(issues({ type: "files.changed", paths: ["a"], truncated: false }), ["truncated"]);
+  assert.deepEqual(issues({ type: "run.completed", changedFiles: { paths: ["a"] } }), []);
+  assert.deepEqual(issues({ type: "run.error", message: "x", changedFiles: { paths: "a" } }), ["changedFiles.paths"]);
 });

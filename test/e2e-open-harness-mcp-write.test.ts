@@ -2,7 +2,7 @@
 // in the workspace's .mcp.json, and the session's next run starts them once they are approved.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { mcpTestServerCommand } from "@harness/test-utils";
 import { startHarness, type Harness } from "./e2e-commands-support.ts";
@@ -20,16 +20,16 @@ async function userSettings(h: Harness, settings: unknown): Promise<void> {
   await writeFile(join(h.dataDir, "home", ".claude", "settings.json"), JSON.stringify(settings));
 }
 
-test("an MCP server connected over the API is in the model's tools on the next run; renamed it waits for approval; disconnected it is gone, the file's other servers kept", async () => {
+test("an MCP server connected over the API is approved for its session: the next run has its tools, renamed it keeps them, changed by anyone else or disconnected it is gone", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
-    await userSettings(h, { enabledMcpjsonServers: ["tools"] });
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const q = `?session_id=${session.id}`;
-    const other = { command: "other-server", args: ["--quiet"], env: { LEVEL: "1" }, note: "kept" };
-    await api(`${V1}/files/.mcp.json${q}`, { method: "PUT", body: JSON.stringify({ mcpServers: { other } }) });
     const { command, args } = mcpTestServerCommand();
+    // A server the repository brings waits for the user's approval, as before.
+    const other = { command, args, env: { LEVEL: "1" }, note: "kept" };
+    await api(`${V1}/files/.mcp.json${q}`, { method: "PUT", body: JSON.stringify({ mcpServers: { other } }) });
 
     const connected = await api(`${V1}/mcp-servers${q}`, { method: "POST", body: JSON.stringify({ name: "tools", transport: { type: "stdio", command, args } }) });
     assert.equal(connected.status, 201);
@@ -37,22 +37,41 @@ test("an MCP server connected over the API is in the model's tools on the next r
     assert.deepEqual(server, { id: "tools", name: "tools", transport: { type: "stdio", command, args }, status: "disconnected", harness_status: "pending", tools: [], resources: [], prompts: [] });
     const file = join(h.workspace("alice", session.id), ".mcp.json");
     assert.deepEqual(JSON.parse(await readFile(file, "utf8")), { mcpServers: { other, tools: { type: "stdio", command, args } } });
+    // Nothing in the workspace says it is approved: the approval is the server's.
+    assert.deepEqual(await readdir(h.workspace("alice", session.id)), [".mcp.json"]);
 
-    assert.ok((await toolsOfRun(h, api, session.id, "hello")).includes("mcp__tools__progress"));
+    const first = await toolsOfRun(h, api, session.id, "hello");
+    assert.ok(first.includes("mcp__tools__progress"), first.join(" "));
+    assert.ok(!first.some((tool) => tool.startsWith("mcp__other__")));
     assert.equal((await (await api(`${V1}/mcp-servers/tools${q}`)).json()).server.status, "connected");
 
     const renamed = await api(`${V1}/mcp-servers/tools${q}`, { method: "PATCH", body: JSON.stringify({ name: "kit" }) });
     assert.equal(renamed.status, 200);
     const kit = (await renamed.json()).server;
     assert.equal(kit.id, "kit");
-    assert.equal(kit.harness_status, "pending approval");
-    assert.match(kit.warning, /enabledMcpjsonServers/);
+    assert.equal(kit.harness_status, "pending");
     assert.deepEqual(Object.keys(JSON.parse(await readFile(file, "utf8")).mcpServers), ["other", "kit"]);
-    assert.ok(!(await toolsOfRun(h, api, session.id, "again")).some((tool) => tool.startsWith("mcp__")));
+    assert.ok((await toolsOfRun(h, api, session.id, "again")).includes("mcp__kit__progress"));
+
+    // Renaming the repository's server approves nothing; giving it a transport does.
+    assert.equal((await (await api(`${V1}/mcp-servers/other${q}`, { method: "PATCH", body: JSON.stringify({ name: "theirs" }) })).json()).server.harness_status, "pending approval");
+    assert.equal((await (await api(`${V1}/mcp-servers/theirs${q}`, { method: "PATCH", body: JSON.stringify({ transport: { type: "stdio", command, args } }) })).json()).server.harness_status, "pending");
+    assert.ok((await toolsOfRun(h, api, session.id, "theirs")).includes("mcp__theirs__progress"));
+
+    // The entry changed behind the API's back (as the agent could) is no longer the one approved.
+    const changed = JSON.parse(await readFile(file, "utf8"));
+    changed.mcpServers.kit.args = [...args, "--prompts"];
+    await writeFile(file, JSON.stringify(changed));
+    const afterChange = await toolsOfRun(h, api, session.id, "changed");
+    assert.ok(!afterChange.some((tool) => tool.startsWith("mcp__kit__")), afterChange.join(" "));
 
     assert.equal((await api(`${V1}/mcp-servers/kit${q}`, { method: "DELETE" })).status, 204);
-    assert.deepEqual(JSON.parse(await readFile(file, "utf8")), { mcpServers: { other } });
+    assert.deepEqual(Object.keys(JSON.parse(await readFile(file, "utf8")).mcpServers), ["theirs"]);
     assert.equal((await api(`${V1}/mcp-servers/kit${q}`, { method: "DELETE" })).status, 404);
+    // Written again by hand exactly as it was approved, a disconnected server waits for approval.
+    changed.mcpServers = { kit: { type: "stdio", command, args } };
+    await writeFile(file, JSON.stringify(changed));
+    assert.ok(!(await toolsOfRun(h, api, session.id, "gone")).some((tool) => tool.startsWith("mcp__kit__")));
   } finally {
     await h.close();
   }
@@ -85,7 +104,7 @@ test("MCP servers the API does not write, or that the runs would refuse, are ref
 
     const web = await connect({ name: "web", transport: { type: "http", url: "https://mcp.example/mcp", headers: { "X-Team": "core" } } });
     assert.equal(web.status, 201);
-    assert.equal((await web.json()).server.harness_status, "pending approval");
+    assert.equal((await web.json()).server.harness_status, "pending");
     await refused(await connect({ name: "web", transport: stdio }), 409, /already/);
     await refused(await api(`${V1}/mcp-servers/web${q}`, { method: "PATCH", body: JSON.stringify({ transport: { type: "sse", url: "" } }) }), 400, /url/);
 

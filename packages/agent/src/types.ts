@@ -199,6 +199,10 @@ export type RunAgentOptions = {
    * JSON given inline). They are the user's own: they start without approval, and win over servers
    * of the same name elsewhere; the managed MCP policy and managed-mcp.json still hold. */
   mcpConfig?: readonly { file: string; servers: unknown }[];
+  /** Approvals of the project's `.mcp.json` servers that the run's host gives (a server's API, for
+   * the session whose caller connected them), over those of the user's settings: each counts for
+   * its entry exactly as it was approved (mcp/granted.ts), never for one changed since. */
+  mcpApprovals?: readonly { name: string; entry: string }[];
   /** Hooks of the program driving the run (the Agent SDK's hook callbacks): they run after the
    * settings' own hooks of the same event, with the same matcher rules, whatever the settings say of
    * hooks (they are no file's). */

@@ -33,6 +33,7 @@ export const RunnerToolCallSchema = withAwsPairs(
     backend: true,
     requestId: true,
     runOptions: true,
+    mcpApprovals: true,
     debugLabel: true,
     telemetry: true,
   })

@@ -85,6 +85,11 @@ export const RunnerRunOptionsSchema = z
   .strict();
 export type RunnerRunOptions = z.infer<typeof RunnerRunOptionsSchema>;
 
+/** The host's approvals of `.mcp.json` servers that a query or a direct call carries. */
+export const McpApprovalsSchema = z
+  .array(z.strictObject({ name: z.string().min(1).max(256), entry: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex") }))
+  .max(1000);
+
 /** RunnerQuery's fields, before the checks across them (see RunnerQuerySchema); other bodies that
  * carry some of them (a direct tool call's) pick them from here. */
 export const RunnerQueryFields = z
@@ -152,6 +157,11 @@ export const RunnerQueryFields = z
       .optional(),
     /** What every run of the session's host carries (see RunnerRunOptionsSchema). */
     runOptions: RunnerRunOptionsSchema.optional(),
+    /** The project's `.mcp.json` servers the session's host approved (a server's API, whose caller
+     * connected them), each with the fingerprint of its entry as approved (the SHA-256 of its
+     * canonical JSON, @harness/agent's mcpEntryFingerprint): it starts as one the user's settings
+     * approve, while its entry is unchanged. The builtin backend's. */
+    mcpApprovals: McpApprovalsSchema.optional(),
     /** Whose run this is, as the runner's debug log names each line the run writes (a server's
      * "user/session"): runners shared by several sessions write one file. Never a prompt. */
     debugLabel: z

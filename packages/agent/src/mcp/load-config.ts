@@ -7,6 +7,9 @@ import { type Env, type McpDiagnostic, type McpServerConfig, type McpServerScope
 import { isJsonObject } from "../config/json-text.ts";
 import { managedOnlyReason } from "./start-rules.ts";
 import { userConfigFile } from "../config/user-config-dir.ts";
+import { granted, type McpGrant } from "./granted.ts";
+
+export { mcpEntryFingerprint, type McpGrant } from "./granted.ts";
 
 /** The MCP keys of the merged settings object (any other keys are ignored). */
 export type McpSettings = {
@@ -38,6 +41,9 @@ export type LoadMcpConfigOptions = {
    * `.mcp.json` server is used (for callers that trust the project). Default true. */
   requireProjectApproval?: boolean;
   approvals?: Pick<McpSettings, "enabledMcpjsonServers" | "enableAllProjectMcpServers">;
+  /** Approvals the run's host gives, each of one `.mcp.json` entry exactly as it was when approved
+   * (granted.ts); `disabledMcpjsonServers` still wins over them. */
+  granted?: readonly McpGrant[];
   /** The machine's managed-mcp.json (beside its managed settings). When it exists, its servers are
    * the only ones, as in Claude Code: no other file may add one. */
   managedFile?: string;
@@ -124,7 +130,8 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpC
   approval.enableAll = trusted.enableAll || recorded?.enableAll === true;
   approval.disabled.push(...(recorded?.disabled ?? []));
   const requireApproval = options.requireProjectApproval !== false;
-  return collect(sources, options.plugins ?? [], env, projectRoot, diagnostics, (name) => projectServerDisabled(name, approval, requireApproval));
+  const grants = options.granted ?? [];
+  return collect(sources, options.plugins ?? [], env, projectRoot, diagnostics, (name, raw) => projectServerDisabled(name, approval, requireApproval && !granted(grants, name, raw)));
 }
 
 type McpSource = { scope: McpServerScope; file: string; keyPrefix: string; servers: unknown };
@@ -137,7 +144,7 @@ function collect(
   env: Env,
   projectRoot: string,
   diagnostics: McpDiagnostic[],
-  projectDisabled: (name: string) => string | undefined = () => undefined,
+  projectDisabled: (name: string, raw: unknown) => string | undefined = () => undefined,
 ): McpConfig {
   const servers = new Map<string, McpServerConfig>();
   const disabled: McpConfig["disabled"] = [];
@@ -160,7 +167,7 @@ function collect(
       }
       diagnostics.push(...parsed.warnings);
       if (source.scope === "project") {
-        const reason = projectDisabled(name);
+        const reason = projectDisabled(name, raw);
         if (reason) {
           disabled.push({ name, reason });
           continue;

@@ -81,6 +81,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         // The host's, as `harness run` gives its flags; the backend's own (a runner's sandboxHidden) win.
         ...query.runOptions,
         ...opts.runOptions,
+        ...(query.mcpApprovals && { mcpApprovals: query.mcpApprovals }),
         ...(query.effort && { effort: query.effort }),
         ...(requestApproval && {
           approve: (req) => requestApproval({ toolUseId: req.toolUseId, toolName: req.toolName, description: req.description, input: req.input, ...(req.askedBecause && { reason: req.askedBecause }), ...(req.answered && { answered: req.answered }) }),
@@ -153,6 +154,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         ...(call.permissionMode && { permissionMode: call.permissionMode }),
         ...call.runOptions,
         ...opts.runOptions,
+        ...(call.mcpApprovals && { mcpApprovals: call.mcpApprovals }),
         ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
         ...(resources && { resources }),
         ...(env.HOME !== undefined && { home: env.HOME }),

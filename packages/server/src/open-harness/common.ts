@@ -7,6 +7,7 @@ import type { EventStore } from "./event-store.ts";
 import type { Executions } from "./executions.ts";
 import type { SpawnedSubagents } from "./spawned-subagents.ts";
 import type { ToolInvoker } from "./tool-invoke.ts";
+import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
 /** What the routes share: the app (for the sessions API), the executions, and the request helpers. */
@@ -31,6 +32,8 @@ export type OpenHarness = {
   /** The event feed's events other than executions' (event-store.ts): what records one there
    * tells the feed's streams and the webhooks. */
   events: EventStore;
+  /** The .mcp.json servers each session's API caller connected, approved for its runs. */
+  mcpApprovals: McpApprovalStore;
 };
 
 export const PREFIX = "/v1";

@@ -48,6 +48,7 @@ import { sessionsConnectChannel } from "./session-connect.ts";
 import type { ExecutionStore } from "../sqlite/executions.ts";
 import type { WebhookStore } from "../sqlite/webhooks.ts";
 import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
+import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
 
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
@@ -61,6 +62,8 @@ export type OpenHarnessOptions = {
   /** Where webhooks are kept, and their deliveries not yet done; whether they may name private
    * addresses (and loopback over http); how long the first retry of a failed delivery waits. */
   webhooks: { store: WebhookStore; outbox?: WebhookOutbox; allowPrivate: boolean; retryBaseMs: number };
+  /** Where the .mcp.json servers each session's API caller connected are kept as approved. */
+  mcpApprovals: McpApprovalStore;
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
@@ -117,6 +120,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     stopping: options.stopping ?? (() => undefined),
     invokeTool,
     subagents: createSpawnedSubagents(invokeTool),
+    mcpApprovals: options.mcpApprovals,
   };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);

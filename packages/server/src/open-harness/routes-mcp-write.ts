@@ -1,25 +1,27 @@
 // MCP servers connected, changed and disconnected over the Open Harness API, in the project's
 // .mcp.json in the session's workspace (session_id in the query), as `claude mcp add --scope
-// project` keeps them. The session's next run starts what is there, once approved as every .mcp.json
-// server must be (in the user's settings or ~/.claude.json, which this API does not write): the
-// answer says when it is not. A server's id is its name, as the read routes have it; one of the
-// user's configuration, the managed one or a plugin is not written (403). Nothing the runs would
+// project` keeps them. Every .mcp.json server starts once approved; the caller who connects one (or
+// gives one a transport) approves it for the session: the approval is kept by the server
+// (sqlite/mcp-approvals.ts), not in the workspace, and counts for that entry as written only (an entry
+// changed since by anyone else waits for the user's approval again, as one the API did not write
+// does). A renamed server keeps its approval; a disconnected one loses it. The answer says when the
+// next run will not start the server. A server's id is its name, as the read routes have it; one of
+// the user's configuration, the managed one or a plugin is not written (403). Nothing the runs would
 // refuse is written (400: the entry as their loader checks it; 403: the settings' MCP policy).
 import { existsSync } from "node:fs";
-import path from "node:path";
 import type { Context } from "hono";
 import { z } from "zod";
 import { isJsonObject } from "@harness/agent/json-text";
-import { DEFAULT_MANAGED_SETTINGS_PATH } from "@harness/agent/managed-settings-path";
 import { parseServerEntry } from "@harness/agent/mcp-entry";
-import { loadMcpConfig } from "@harness/agent/mcp-load-config";
-import { mcpPolicyBlocks, mcpPolicyOf } from "@harness/agent/mcp-policy";
+import { mcpEntryFingerprint } from "@harness/agent/mcp-load-config";
+import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
+import { configOf, transportOf, type McpSetup } from "./mcp-config.ts";
 import { SessionQuery, stillOwned } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
-import { editJsonFile, inWorkspace } from "./settings-edit.ts";
+import { editJsonFile } from "./settings-edit.ts";
 
 const Name = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, hyphens and underscores");
 const strings = z.record(z.string(), z.string());
@@ -36,6 +38,11 @@ const ConnectBody = z.strictObject({ name: Name, transport: Transport, auto_reco
 const UpdateBody = z.strictObject({ name: Name.optional(), transport: Transport.optional(), auto_reconnect: z.boolean().optional() });
 type Transport = z.infer<typeof Transport>;
 
+/** The caller approves, for the session, the entry it writes as server `name`. */
+function approve(oh: OpenHarness, settings: SessionSettings, name: string, entry: Record<string, unknown>): void {
+  oh.mcpApprovals.put(settings.userId, settings.sessionId, { name, entry: mcpEntryFingerprint(entry) });
+}
+
 /** The keys of an entry that say how to reach the server; the others (Claude Code's and a run's own,
  * such as oauth) are kept when the transport changes to one of the same kind. */
 const TRANSPORT_KEYS = ["type", "command", "args", "env", "url", "headers"];
@@ -46,46 +53,13 @@ function entryOf(transport: Transport, before: Record<string, unknown> = {}): Re
   return { ...transport, ...kept };
 }
 
-/** The spec's transport of a .mcp.json entry (`env` and `headers` left out: they may hold secrets). */
-function transportOf(entry: Record<string, unknown>, hide: (text: string) => string): Transport {
-  if (entry.type === "http" || entry.type === "sse") return { type: entry.type, url: hide(String(entry.url)) };
-  return { type: "stdio", command: hide(String(entry.command)), ...(Array.isArray(entry.args) && { args: entry.args.map((arg) => hide(String(arg))) }) };
-}
-
 function refuseNoReconnect(autoReconnect: boolean | undefined, operation: string): void {
   if (autoReconnect === false) throw new ApiError(501, "not_implemented", "auto_reconnect: false is not supported: each run connects to its servers as it starts", operation);
 }
 
-/** What the runs make of the session's MCP configuration now, with the paths this API writes. */
-async function configOf(settings: SessionSettings) {
-  const { place, loaded } = settings;
-  const trusted = loaded.sources.filter((source) => source.scope === "user" || source.scope === "managed");
-  const env = { ...process.env, ...loaded.settings.env };
-  const managedFile = path.join(path.dirname(DEFAULT_MANAGED_SETTINGS_PATH), "managed-mcp.json");
-  const config = await loadMcpConfig({
-    projectRoot: place.projectRoot,
-    home: place.home,
-    settings: { mcpServers: trusted.reduce<Record<string, unknown> | undefined>((all, source) => (isJsonObject(source.settings.mcpServers) ? { ...all, ...source.settings.mcpServers } : all), undefined) },
-    approvals: {
-      enabledMcpjsonServers: trusted.flatMap((source) => source.settings.enabledMcpjsonServers ?? []),
-      enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
-    },
-    managedFile,
-    env,
-  });
-  const policy = mcpPolicyOf(
-    loaded.sources.map((source) => ({ path: source.path, managed: source.scope === "managed", trusted: trusted.includes(source), settings: source.settings as Record<string, unknown> })),
-    () => {},
-  );
-  const mcpJson = path.join(place.projectRoot, ".mcp.json");
-  return { config, policy, env, managedFile, mcpJson, file: () => inWorkspace(place.cwd, mcpJson, `the project's ${mcpJson}`, place.home) };
-}
-
-type Config = Awaited<ReturnType<typeof configOf>>;
-
 /** Refused (400) when the runs would not load `entry` as server `name`, (403) when the settings'
  * policy keeps it from starting. */
-function checkEntry(setup: Config, name: string, entry: Record<string, unknown>, operation: string): void {
+function checkEntry(setup: McpSetup, name: string, entry: Record<string, unknown>, operation: string): void {
   const parsed = parseServerEntry(name, entry, { scope: "project", file: ".mcp.json", keyPrefix: "transport" }, setup.env);
   if (!parsed.ok) throw new ApiError(400, "invalid_request", `the runs would not start this server: ${parsed.diagnostic.message}${parsed.diagnostic.key && parsed.diagnostic.key !== "transport" ? ` (${parsed.diagnostic.key})` : ""}`, operation);
   const blocked = mcpPolicyBlocks(parsed.server, setup.policy);
@@ -93,7 +67,7 @@ function checkEntry(setup: Config, name: string, entry: Record<string, unknown>,
 }
 
 /** 403 naming where a server the project's .mcp.json does not hold comes from, if it is anywhere. */
-function notProjects(setup: Config, name: string, operation: string): ApiError | undefined {
+function notProjects(setup: McpSetup, name: string, operation: string): ApiError | undefined {
   if (name.startsWith("plugin:")) return new ApiError(403, "forbidden", `MCP server "${name}" comes from a plugin, which configures its own servers`, operation);
   const server = setup.config.servers.find((s) => s.name === name);
   if (!server) return undefined;
@@ -110,7 +84,7 @@ function notProjects(setup: Config, name: string, operation: string): ApiError |
  * logs' secret-hiding rule); `warning` when that run will not start it. */
 async function answer(oh: OpenHarness, c: Context, name: string, entry: Record<string, unknown>) {
   const settings = await sessionSettings(oh, c);
-  const setup = await configOf(settings);
+  const setup = await configOf(oh, settings);
   const pending = setup.config.disabled.find((server) => server.name === name);
   const shadowed = setup.config.servers.find((server) => server.name === name && server.scope !== "project");
   const warning = pending
@@ -142,7 +116,7 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
   const { app } = oh;
   const setupOf = async (c: Context, operation: string) => {
     const settings = await sessionSettings(oh, c);
-    const setup = await configOf(settings);
+    const setup = await configOf(oh, settings);
     if (existsSync(setup.managedFile)) throw new ApiError(403, "forbidden", `the machine's managed MCP configuration (${setup.managedFile}) allows its own servers only`, operation);
     return { settings, setup, file: setup.file(), stillThere: stillOwned(oh, c, queryOf(c, SessionQuery).session_id) };
   };
@@ -158,6 +132,8 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
       await editJsonFile(settings.place.cwd, file, stillThere, (value) => {
         const servers = serversIn(value, file);
         if (Object.hasOwn(servers, body.name)) throw new ApiError(409, "mcp_server_exists", `MCP server "${body.name}" is in ${file} already: change it with PATCH, or disconnect it first`, operation);
+        // Approved before it is written: a server written is never one its writer has not approved.
+        approve(oh, settings, body.name, entry);
         return { value: { ...value, mcpServers: { ...servers, [body.name]: entry } }, result: undefined };
       });
       return c.json({ server: await answer(oh, c, body.name, entry) }, 201);
@@ -180,10 +156,15 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
         const old = isJsonObject(before) ? before : {};
         const next = body.transport ? entryOf(body.transport, old) : old;
         checkEntry(setup, name, next, operation);
+        // The caller approves what it writes: a transport it gives, or an entry it approved before
+        // (renamed, it keeps the approval). A rename alone approves no entry it did not.
+        const approvedBefore = oh.mcpApprovals.list(settings.userId, settings.sessionId).some((grant) => grant.name === id && grant.entry === mcpEntryFingerprint(before));
+        if (body.transport || approvedBefore) approve(oh, settings, name, next);
         // A renamed server keeps its place among the others.
         const renamed = Object.fromEntries(Object.entries(servers).map(([key, server]) => (key === id ? [name, next] : [key, server])));
         return { value: { ...value, mcpServers: renamed }, result: next };
       });
+      if (name !== id) oh.mcpApprovals.delete(settings.userId, settings.sessionId, id);
       return c.json({ server: await answer(oh, c, name, entry) });
     }),
   );
@@ -199,6 +180,7 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
         const { [id]: _gone, ...rest } = servers;
         return { value: { ...value, mcpServers: rest }, result: undefined };
       });
+      oh.mcpApprovals.delete(settings.userId, settings.sessionId, id);
       return c.body(null, 204);
     }),
   );

@@ -9,6 +9,8 @@ import { harnessOf, queryOf, type OpenHarness } from "./common.ts";
 import { ownSession, SessionQuery } from "./session-of.ts";
 
 export type SessionSettings = {
+  userId: string;
+  sessionId: string;
   place: { cwd: string; home: string; projectRoot: string };
   loaded: Awaited<ReturnType<typeof loadRunSettings>>;
   hide: (text: string) => string;
@@ -22,5 +24,5 @@ export async function sessionSettings(oh: OpenHarness, c: Context): Promise<Sess
   const place = await runPlace({ cwd: oh.workDirOf(userId, session_id), home: oh.home });
   const loaded = await loadRunSettings({ cwd: place.cwd, home: place.home }, place);
   const { hide } = secretHiding([...secretValuesOf(process.env), ...loaded.sources.flatMap((source) => configuredSecrets(source.settings.env, "env"))]);
-  return { place, loaded, hide };
+  return { userId, sessionId: session_id, place, loaded, hide };
 }

@@ -54,6 +54,9 @@ export type SupervisorOptions = {
   /** What every query carries on top of the session's (the server's runOptions): with each query,
    * not with the runner process, which may outlive this server and serve the next one. */
   runOptions?: RunnerRunOptions;
+  /** The session's `.mcp.json` servers its API caller approved, asked for each query and direct call
+   * (RunnerQuery.mcpApprovals). */
+  mcpApprovals?: () => readonly { name: string; entry: string }[];
   /** Whether a query goes in plan mode now, over the session's mode (see ServerOptions.planMode). */
   planMode?: () => boolean;
   /** A run's failure is told in the words of the user's shell (see ServerOptions.userShell). */
@@ -445,13 +448,19 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     }
   }
 
+  /** `body` with the session's approvals of `.mcp.json` servers, when it has any. */
+  function withApprovals<T extends RunnerQuery | RunnerToolCall>(body: T): T {
+    const approvals = options.mcpApprovals?.() ?? [];
+    return approvals.length > 0 ? { ...body, mcpApprovals: [...approvals] } : body;
+  }
+
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       if (calling > 0) throw new Error(`${BUSY_WITH_TOOL_CALL}: send the prompt once it has ended`);
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
       const labelled: RunnerQuery = options.labelsDebug ? { ...planned, debugLabel: options.member } : planned;
       const owned: RunnerQuery = { ...labelled, telemetry: ownerOf(options.member) };
-      const carried = options.runOptions ? { ...owned, runOptions: options.runOptions } : owned;
+      const carried = withApprovals(options.runOptions ? { ...owned, runOptions: options.runOptions } : owned);
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner: Live;
       try {
@@ -485,12 +494,12 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   function callTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       const planned: RunnerToolCall = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
-      const carried: RunnerToolCall = {
+      const carried: RunnerToolCall = withApprovals({
         ...planned,
         telemetry: ownerOf(options.member),
         ...(options.labelsDebug && { debugLabel: options.member }),
         ...(options.runOptions && { runOptions: options.runOptions }),
-      };
+      });
       // A path for Claude Code's own minting, which a direct call (the builtin agent's tools) has no use for.
       const { googleCredentialsFile: _file, ...keys } = options.credentials ? await options.credentials() : {};
       let runner: Live;

@@ -85,6 +85,14 @@ CREATE TABLE IF NOT EXISTS webhook_outbox (
   attempt INTEGER NOT NULL,
   due_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS mcp_approvals (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  entry TEXT NOT NULL,
+  approved_at INTEGER NOT NULL,
+  PRIMARY KEY (user_id, session_id, name)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -98,7 +106,8 @@ CREATE TABLE IF NOT EXISTS deltas (
 // ended, and what it came to (its events, output, tool calls) as the API layer encodes it. An older
 // server ignores the table. So it does the webhooks table (sqlite/webhooks.ts): a row per webhook a
 // user registered over that API, and the webhook_outbox (sqlite/webhook-outbox.ts): a row per
-// delivery to one of them not yet done.
+// delivery to one of them not yet done. So it does mcp_approvals (sqlite/mcp-approvals.ts): a row
+// per .mcp.json server a session's API caller connected.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

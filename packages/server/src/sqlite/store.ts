@@ -15,6 +15,7 @@ import { createCatalog, unstoredSeqOf, type SessionCatalog } from "./catalog.ts"
 import type { ServerLog } from "../log/writer.ts";
 import { createExecutionStore, type ExecutionStore } from "./executions.ts";
 import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
+import { createMcpApprovalStore, type McpApprovalStore } from "./mcp-approvals.ts";
 import { createWebhookOutbox, type WebhookOutbox } from "./webhook-outbox.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
@@ -64,6 +65,8 @@ export type SqliteDatabase = {
   executions: ExecutionStore;
   /** The Open Harness API's webhooks. */
   webhooks: WebhookStore;
+  /** The .mcp.json servers each session's API caller approved. */
+  mcpApprovals: McpApprovalStore;
   /** The webhook deliveries not yet done. */
   webhookOutbox: WebhookOutbox;
   /** Write transactions committed so far. */
@@ -265,6 +268,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     catalog: createCatalog(db, floor, opening),
     executions: createExecutionStore(db),
     webhooks: createWebhookStore(db),
+    mcpApprovals: createMcpApprovalStore(db),
     webhookOutbox: createWebhookOutbox(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),

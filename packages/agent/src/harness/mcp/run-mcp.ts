@@ -21,6 +21,8 @@ export type McpWhere = {
   home: string;
   settings: Settings;
   approvals: McpApprovals;
+  /** The run's host's approvals (RunAgentOptions.mcpApprovals). */
+  granted?: RunAgentOptions["mcpApprovals"];
   rules: McpStartRules;
   plugins: readonly Plugin[];
   env: Record<string, string>;
@@ -74,6 +76,7 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
     home: o.home,
     settings: o.settings,
     approvals: o.approvals,
+    ...(o.granted && { granted: o.granted }),
     plugins: o.plugins,
     managedFile: o.rules.managedFile,
     env: o.env,

@@ -240,6 +240,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
             home,
             settings: mcpSettings,
             approvals,
+            ...(options.mcpApprovals && { granted: options.mcpApprovals }),
             rules: mcpRules,
             plugins,
             env: childEnv,

@@ -68,6 +68,8 @@ export type {
   McpSettings,
   StartMcpOptions,
 } from "./mcp/index.ts";
+export { probeMcpServers } from "./harness/mcp/probe.ts";
+export type { McpProbeOptions, McpProbeOutcome } from "./harness/mcp/probe.ts";
 export { createToolRegistry, DEFAULT_DEFER_THRESHOLD, TOOL_SEARCH_NAME } from "./tool-registry/index.ts";
 export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry/index.ts";
 

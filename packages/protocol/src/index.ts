@@ -6,6 +6,7 @@ export { applyOperations, OperationError } from "./operations.ts";
 export * from "./runner.ts";
 export * from "./runner-control.ts";
 export * from "./runner-tools.ts";
+export * from "./runner-mcp.ts";
 export { createTextQueue } from "./text-queue.ts";
 export type { TextQueue } from "./text-queue.ts";
 export { createSseParser } from "./sse-parser.ts";

@@ -1,7 +1,8 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
 import type { PermissionUpdate } from "@harness/agent";
+import type { McpProbeOutcome } from "@harness/agent";
 import type { PreparedInvocation } from "@harness/agent/invoke-tool";
-import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerQuery, RunnerToolCall, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerMcpProbe, RunnerQuery, RunnerToolCall, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 /** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
@@ -105,6 +106,10 @@ export type Backend = {
    * and tool.completed through `ctx.emit` (see RunnerToolCall). Undefined: the backend runs no tool
    * by itself. */
   prepareTool?(call: RunnerToolCall, ctx: ToolCallContext): Promise<PreparedInvocation | undefined>;
+  /** Starts the MCP servers a run in `ctx.workspace` would start, asks them what they offer, pings
+   * them and stops them (see RunnerMcpProbe); rejects when `ctx.signal` fires. Undefined (or
+   * resolving to undefined): the backend starts no MCP server itself. */
+  probeMcp?(probe: RunnerMcpProbe, ctx: Pick<BackendContext, "signal" | "workspace">): Promise<McpProbeOutcome | undefined>;
   /** Releases what the backend keeps between runs (processes, servers), ending the conversation it
    * holds for `reason` (its SessionEnd hooks'; default "other"); called when the runner stops or
    * its workspace is closed. */

@@ -1,7 +1,7 @@
 // The gateway's map from (userId, sessionId) to a live HarnessSession. A session is loaded once,
 // however many clients connect at the same moment, and dropped from memory (with its runner) a
 // while after its last client left and its run ended, so memory stays bounded by active sessions.
-import type { RunnerEvent, RunnerToolCall, SessionEndReason } from "@harness/protocol";
+import type { RunnerEvent, RunnerMcpProbe, RunnerMcpProbeResult, RunnerToolCall, SessionEndReason } from "@harness/protocol";
 import { conversationOf, openSession, type Conversation, type HarnessSession, type RunnerPort, type SessionCounts } from "@harness/session";
 import { sessionKey } from "./ids.ts";
 import type { ServerLog } from "./log/writer.ts";
@@ -14,6 +14,8 @@ import type { SqliteDatabase } from "./sqlite/store.ts";
 export type SessionRunner = RunnerPort & {
   stop?(reason?: SessionEndReason): Promise<void>;
   invokeTool?(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+  /** `probeMcp`: the session's MCP servers started, asked and stopped (absent: this runner does not). */
+  probeMcp?(body: RunnerMcpProbe, opts: { signal: AbortSignal }): Promise<RunnerMcpProbeResult>;
 };
 export type RunnerFactory = (ids: { userId: string; sessionId: string }) => SessionRunner;
 

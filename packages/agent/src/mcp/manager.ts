@@ -64,6 +64,8 @@ export type McpManager = {
   /** The connected servers that have resources, now (for another manager's resourcesBeside). */
   resourceConnections(): McpConnection[];
   status(): McpServerStatus[];
+  /** Every server's connection, connected or not, in the configuration's order. */
+  connections(): readonly McpConnection[];
   /** Ends every session and stops every stdio server process. Idempotent. */
   close(): Promise<void>;
 };
@@ -195,6 +197,7 @@ export async function startMcp(config: { servers: readonly McpRunServerConfig[] 
         ...(connection.needsSignIn && { needsSignIn: true }),
         toolCount: toolCounts.get(connection) ?? 0,
       })),
+    connections: () => connections,
     close: () => close(),
   };
 }

@@ -72,9 +72,10 @@ export function resourceTools(servers: () => readonly McpConnection[], limits: R
   return [{ ...list, maxOutputChars: limits.maxOutputChars }, { ...read, maxOutputChars: limits.maxOutputChars }];
 }
 
-type ListedResource = { server: string; uri: string; name: string; mimeType?: string; description?: string };
+export type ListedResource = { server: string; uri: string; name: string; mimeType?: string; description?: string };
 
-async function listResources(connection: McpConnection, signal: AbortSignal, timeout: number): Promise<{ resources: ListedResource[]; problems: string[] }> {
+/** The resources `connection` lists (none when it has none), and what was wrong with the listing. */
+export async function listResources(connection: McpConnection, signal: AbortSignal, timeout: number): Promise<{ resources: ListedResource[]; problems: string[] }> {
   const server = connection.config.name;
   const resources: ListedResource[] = [];
   const problems: string[] = [];

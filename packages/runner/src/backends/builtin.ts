@@ -165,6 +165,22 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
       };
       return prepareToolInvocation(options, { id: ctx.toolUseId, name: call.toolName, input: call.input });
     },
+    async probeMcp(probe, ctx) {
+      const env = opts.env ?? process.env;
+      // Loaded when asked: the agent's index names every module, which a run's start does without.
+      const { probeMcpServers } = await import("@harness/agent");
+      // Its own servers, started and stopped here: never the runs' (sharedResources), which live on.
+      const { resources: _shared, onReady: _ready, ...own } = opts.runOptions ?? {};
+      return probeMcpServers({
+        ...probe.runOptions,
+        ...own,
+        ...(probe.mcpApprovals && { mcpApprovals: probe.mcpApprovals }),
+        ...(env.HOME !== undefined && { home: env.HOME }),
+        ...(opts.env && { env: opts.env }),
+        cwd: probe.cwd ? resolve(ctx.workspace, probe.cwd) : ctx.workspace,
+        signal: ctx.signal,
+      });
+    },
     async dispose(reason) {
       const held = resources;
       resources = undefined;

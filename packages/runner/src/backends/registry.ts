@@ -44,6 +44,10 @@ export function lazyBackend(name: string, load: () => Promise<Backend>, traits: 
       const backend = await loaded();
       return backend.prepareTool ? backend.prepareTool(call, ctx) : undefined;
     },
+    async probeMcp(probe, ctx) {
+      const backend = await loaded();
+      return backend.probeMcp ? backend.probeMcp(probe, ctx) : undefined;
+    },
     async dispose(reason) {
       if (!loading) return;
       const backend = await loading.catch(() => undefined);

@@ -10,11 +10,14 @@ import {
   RewindResultSchema,
   RunnerEventSchema,
   RunnerHealthSchema,
+  RunnerMcpProbeResultSchema,
   type RewindResult,
   type RunControl,
   type RunEndEvent,
   type RunnerEvent,
   type RunnerHealth,
+  type RunnerMcpProbe,
+  type RunnerMcpProbeResult,
   type RunnerQuery,
   type RunnerToolCall,
   type SessionEndReason,
@@ -57,6 +60,9 @@ export type RunnerClient = {
    * RunnerHttpError when refused (404 no such tool, 400 bad input, 409 busy). Aborting the signal, or
    * leaving the loop early, closes the request, which stops the call. */
   invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+  /** POST /mcp/probe: the MCP servers a run would start, started, asked and stopped. Throws
+   * RunnerHttpError when refused (409 busy, 422 configuration refused, 501 backend, 504 too long). */
+  probeMcp(body: RunnerMcpProbe, signal: AbortSignal): Promise<RunnerMcpProbeResult>;
   /** POST /rewind; throws RunnerHttpError when refused (404 no checkpoint, 409 busy, 422 ignored files in the way, 501 no git). */
   rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult>;
 };
@@ -154,6 +160,13 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     return parsed.data;
   }
 
+  async function probeMcp(body: RunnerMcpProbe, signal: AbortSignal): Promise<RunnerMcpProbeResult> {
+    const answer = await postJson("/mcp/probe", body, signal);
+    const parsed = RunnerMcpProbeResultSchema.safeParse(answer);
+    if (!parsed.success) throw new Error(`runner sent an invalid MCP probe result: ${describeZodError(parsed.error)}`);
+    return parsed.data;
+  }
+
   /** `history`: what the query sent (or named), to restore a last event's whole transcript. */
   async function* stream(path: string, init: Omit<TransportRequest, "signal">, outer: AbortSignal, history?: TranscriptMessage[]): AsyncGenerator<RunnerEvent> {
     // Aborted when the consumer stops early, so that the request does not stay open.
@@ -200,7 +213,7 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     }
   }
 
-  return { health, query, events, invokeTool, control, rewind };
+  return { health, query, events, invokeTool, probeMcp, control, rewind };
 }
 
 /** The base URL of workspace `id` of the runner host at `hostUrl`: a RunnerClient made with it

@@ -15,6 +15,9 @@
 //   Ids longer than any the runner keeps (a run id over 128 characters…) are refused with 400.
 //   POST /tools/invoke          RunnerToolCall → SSE as /query's, of one tool call made directly (see
 //                               @harness/protocol runner-tools.ts: 404 unknown tool, 400 bad input)
+//   POST /mcp/probe             RunnerMcpProbe → RunnerMcpProbeResult: the MCP servers a run would
+//                               start, started, asked what they offer, pinged and stopped (see
+//                               @harness/protocol runner-mcp.ts)
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
 //                               422 ignored files in the way, 501 without git)
 //
@@ -36,6 +39,7 @@ import { createRunnerHost } from "../host.ts";
 import { idLengthProblem, MAX_RUN_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { handleToolCall } from "./tool-call.ts";
+import { handleMcpProbe } from "./mcp-probe.ts";
 import { createRunRegistry, type RunRetention } from "../runs/runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "../runs/transcripts.ts";
 import { RunnerStopping } from "../runs/abort-reason.ts";
@@ -165,6 +169,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     if (path === "/health" && (method === "GET" || method === "HEAD")) return health(res);
     if (path === "/rewind" && method === "POST") return rewind(req, res);
     if (path === "/tools/invoke" && method === "POST") return handleToolCall(req, res, deps);
+    if (path === "/mcp/probe" && method === "POST") return handleMcpProbe(req, res, deps);
     const parts = path.split("/");
     if (parts.length === 4 && parts[1] === "runs" && parts[2] !== "") {
       let requestId: string;
@@ -183,7 +188,7 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
       if (action === "events") return notAllowed(req, res, path, "GET");
       if ((CONTROL_ACTIONS as readonly string[]).includes(action)) return notAllowed(req, res, path, "POST");
     }
-    if (path === "/query" || path === "/rewind" || path === "/tools/invoke") return notAllowed(req, res, path, "POST");
+    if (path === "/query" || path === "/rewind" || path === "/tools/invoke" || path === "/mcp/probe") return notAllowed(req, res, path, "POST");
     if (path === "/health") return notAllowed(req, res, path, "GET, HEAD");
     refuse(req, res, 404, `not found: ${method} ${shorten(path)}`);
   }

@@ -8,6 +8,7 @@ import type { Executions } from "./executions.ts";
 import type { SpawnedSubagents } from "./spawned-subagents.ts";
 import type { ToolInvoker } from "./tool-invoke.ts";
 import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
+import type { McpProber } from "./mcp-probe.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
 /** What the routes share: the app (for the sessions API), the executions, and the request helpers. */
@@ -34,6 +35,8 @@ export type OpenHarness = {
   events: EventStore;
   /** The .mcp.json servers each session's API caller connected, approved for its runs. */
   mcpApprovals: McpApprovalStore;
+  /** A session's MCP servers started on its runner and asked (mcp-probe.ts). */
+  probeMcp: McpProber;
 };
 
 export const PREFIX = "/v1";

@@ -15,8 +15,9 @@ export function grantsOf(oh: OpenHarness, settings: Pick<SessionSettings, "userI
   return oh.backend === "builtin" ? oh.mcpApprovals.list(settings.userId, settings.sessionId) : [];
 }
 
-/** What the runs make of the session's MCP configuration now, with the paths the API writes. */
-export async function configOf(oh: OpenHarness, settings: SessionSettings) {
+/** What the runs make of the session's MCP configuration now, with the paths the API writes;
+ * with `plugins`, the enabled plugins' servers too. */
+export async function configOf(oh: OpenHarness, settings: SessionSettings, plugins: Parameters<typeof loadMcpConfig>[0]["plugins"] = []) {
   const { place, loaded } = settings;
   const trusted = loaded.sources.filter((source) => source.scope === "user" || source.scope === "managed");
   const env = { ...process.env, ...loaded.settings.env };
@@ -30,6 +31,7 @@ export async function configOf(oh: OpenHarness, settings: SessionSettings) {
       enableAllProjectMcpServers: trusted.some((source) => source.settings.enableAllProjectMcpServers === true),
     },
     granted: grantsOf(oh, settings),
+    plugins,
     managedFile,
     env,
   });

@@ -34,6 +34,7 @@ import { toolInvoker } from "./tool-invoke.ts";
 import { createSpawnedSubagents } from "./spawned-subagents.ts";
 import { mountSubagentRoutes } from "./routes-subagents.ts";
 import { mountSubagentDelegateRoutes } from "./routes-subagents-delegate.ts";
+import { mcpProber } from "./mcp-probe.ts";
 import { mountEventRoutes } from "./routes-events.ts";
 import { mountDiagnosticsRoutes, type ServerFigures } from "./routes-diagnostics.ts";
 import { mountLogRoutes } from "./routes-logs.ts";
@@ -121,6 +122,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     invokeTool,
     subagents: createSpawnedSubagents(invokeTool),
     mcpApprovals: options.mcpApprovals,
+    probeMcp: mcpProber(options.registry),
   };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);

@@ -3,7 +3,8 @@
 // A built-in tool's description and input schema are the builtin agent's own, made by the code that
 // makes them for the model (@harness/agent's defaultTools and schemaOf) from what a run in the
 // session's workspace reads (its agents, skills, settings' env and sandbox). MCP servers' tools are
-// known by name only, from the last run: the servers are not started to ask them. Invoking a tool is
+// those of the servers its settings configure now, with what the servers say of them: its runner
+// starts them to ask (mcp-tools-now.ts); while a run is under way, the last run's, by name. Invoking a tool is
 // routes-tool-invoke.ts; registering and removing tools are not done over this API (501).
 import type { Context } from "hono";
 import { z } from "zod";
@@ -17,6 +18,7 @@ import { pluginsOf } from "./routes-agents.ts";
 import { SessionQuery, sessionOf } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 import { page, PaginationSchema } from "./shapes.ts";
+import { mcpToolsNow } from "./mcp-tools-now.ts";
 
 const Source = z.enum(["builtin", "mcp", "skill", "custom"]);
 const ListQuery = PaginationSchema.extend({ session_id: SessionQuery.shape.session_id, source: Source.optional() }).passthrough();
@@ -81,8 +83,10 @@ async function toolsOf(oh: OpenHarness, c: Context): Promise<ToolShape[]> {
   const available = read.state.available;
   // Claude Code's tools are its own: their descriptions and schemas are not the builtin agent's.
   const known = oh.backend === "builtin" ? await wouldHave(settings, session_id) : new Map<string, ToolShape>();
-  if (!available) return [...known.values()];
-  return available.tools.map((name) => known.get(name) ?? reportedOnly(name, available));
+  const base = available ? available.tools.map((name) => known.get(name) ?? reportedOnly(name, available)) : [...known.values()];
+  const mcp = await mcpToolsNow(oh, c);
+  // The servers asked now say what their tools are; else the last run's names stand.
+  return mcp ? [...base.filter((tool) => tool.source !== "mcp"), ...mcp] : base;
 }
 
 export function mountToolRoutes(oh: OpenHarness): void {

@@ -4,7 +4,7 @@
 // mid-run) is adopted, so its run can be re-attached to; one that has gone since is replaced by the
 // copy it kept of its run's end, when the run ended with nobody listening.
 import { createHash } from "node:crypto";
-import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions, type RunnerToolCall, type SessionEndReason } from "@harness/protocol";
+import { isRunEnd, type RewindResult, type RunnerHealth, type RunEndEvent, type RunnerEvent, type RunnerQuery, type RunnerRunOptions, type RunnerMcpProbe, type RunnerMcpProbeResult, type RunnerToolCall, type SessionEndReason } from "@harness/protocol";
 import { closeWorkspace, createRunnerClient, openWorkspace, RunnerHttpError, type RunnerClient, type RunnerTransport } from "@harness/runner/client";
 import { forgetFinishedRun, readFinishedRun } from "@harness/runner/finished-runs";
 import { nodeTransport } from "@harness/runner/node-transport";
@@ -30,6 +30,9 @@ export type SupervisedRunner = RunnerPort & {
   /** One of the session's tools called directly on its runner (started if need be; see
    * @harness/protocol runner-tools.ts). Aborting `signal` stops the call. */
   invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncIterable<RunnerEvent>;
+  /** The session's MCP servers started on its runner (started if need be) as a run starts them,
+   * asked what they offer and stopped (see @harness/protocol runner-mcp.ts). */
+  probeMcp(body: RunnerMcpProbe, opts: { signal: AbortSignal }): Promise<RunnerMcpProbeResult>;
 };
 
 export type SupervisorOptions = {
@@ -101,6 +104,7 @@ const RETIRE_POLL_MS = 250;
  * the connection closes before the process's exit is reported. */
 const EXIT_WAIT_MS = 1000;
 const BUSY_WITH_TOOL_CALL = "a tool call made directly is in flight in this session";
+const BUSY_WITH_PROBE = "its MCP servers are being asked (an MCP probe) in this session";
 /** How the server speaks HTTP to its runners: node:http, cheaper per event than fetch. */
 const sharedTransport = nodeTransport();
 /** Queries leave one per event-loop turn: a hundred prompts submitted at once do not hold up the
@@ -191,8 +195,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   let fresh: { live: Live; until: number } | undefined;
   let starting: Promise<Live> | undefined;
   let active = 0;
-  /** Direct tool calls in flight (at most one). */
-  let calling = 0;
+  /** What is in flight directly (a tool call, a probe: at most one), as a refusal says it. */
+  let calling: string | undefined;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -449,14 +453,14 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   }
 
   /** `body` with the session's approvals of `.mcp.json` servers, when it has any. */
-  function withApprovals<T extends RunnerQuery | RunnerToolCall>(body: T): T {
+  function withApprovals<T extends RunnerQuery | RunnerToolCall | RunnerMcpProbe>(body: T): T {
     const approvals = options.mcpApprovals?.() ?? [];
     return approvals.length > 0 ? { ...body, mcpApprovals: [...approvals] } : body;
   }
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
-      if (calling > 0) throw new Error(`${BUSY_WITH_TOOL_CALL}: send the prompt once it has ended`);
+      if (calling) throw new Error(`${calling}: send the prompt once it has ended`);
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
       const labelled: RunnerQuery = options.labelsDebug ? { ...planned, debugLabel: options.member } : planned;
       const owned: RunnerQuery = { ...labelled, telemetry: ownerOf(options.member) };
@@ -482,12 +486,12 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   async function* invokeTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
     // Refused here, not by the runner: a runner found busy is taken for one winding down a cancelled
     // run, and closed after a while (see ensure), which would end the call in flight.
-    if (calling > 0) throw new RunnerHttpError(409, BUSY_WITH_TOOL_CALL);
-    calling++;
+    if (calling) throw new RunnerHttpError(409, calling);
+    calling = BUSY_WITH_TOOL_CALL;
     try {
       yield* callTool(body, opts);
     } finally {
-      calling--;
+      calling = undefined;
     }
   }
 
@@ -512,6 +516,34 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
       const events = runner.client.invokeTool({ ...carried, ...keys }, opts)[Symbol.asyncIterator]() as AsyncGenerator<RunnerEvent>;
       return { serving: () => runner, events };
     });
+  }
+
+  /** A probe carries what a direct call does but the credentials (starting servers needs none). It
+   * is not sent again when its runner did not take it: the caller may ask again. */
+  async function probeMcp(body: RunnerMcpProbe, opts: { signal: AbortSignal }): Promise<RunnerMcpProbeResult> {
+    if (stopped) throw new Error("the server is shutting down");
+    if (calling) throw new RunnerHttpError(409, calling);
+    calling = BUSY_WITH_PROBE;
+    try {
+      const carried: RunnerMcpProbe = withApprovals({
+        ...body,
+        telemetry: ownerOf(options.member),
+        ...(options.labelsDebug && { debugLabel: options.member }),
+        ...(options.runOptions && { runOptions: options.runOptions }),
+      });
+      return await busyWith(async () => {
+        let runner: Live;
+        try {
+          runner = await ensure(opts.signal);
+        } catch (err) {
+          if (opts.signal.aborted) throw err;
+          throw new Error(`the runner failed to start: ${(err as Error).message}`);
+        }
+        return runner.client.probeMcp(carried, opts.signal);
+      });
+    } finally {
+      calling = undefined;
+    }
   }
 
   /** How a request (`what`) that a runner never took is sent again (see not-taken.ts). */
@@ -673,6 +705,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     control,
     rewind,
     invokeTool,
+    probeMcp,
     pid: () => live?.process.pid,
     url: () => live?.url,
     async stop(reason) {

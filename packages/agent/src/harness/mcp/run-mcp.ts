@@ -70,7 +70,7 @@ export function subagentMcpRefusal(options: RunAgentOptions, rules: McpStartRule
   return rules.managed ? { refused: managedOnlyReason(rules.managedFile) } : {};
 }
 
-export async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "resourceConnections" | "status"> | undefined> {
+export async function mcpFor(resources: AgentResources, o: McpWhere, notice: NoticeSink): Promise<Pick<McpManager, "tools" | "prompts" | "resourceServers" | "resourceConnections" | "status" | "connections"> | undefined> {
   const config = await loadMcpConfig({
     projectRoot: o.projectRoot,
     home: o.home,
@@ -123,5 +123,5 @@ export async function mcpFor(resources: AgentResources, o: McpWhere, notice: Not
     ),
     o.signal,
   );
-  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, resourceConnections: () => manager.resourceConnections(), status: () => manager.status() };
+  return manager && { tools: manager.tools, prompts: manager.prompts, resourceServers: manager.resourceServers, resourceConnections: () => manager.resourceConnections(), status: () => manager.status(), connections: () => manager.connections() };
 }

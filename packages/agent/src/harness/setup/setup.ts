@@ -22,6 +22,7 @@ import { frontmatterHooks, mergeHooksConfigs } from "../../hooks/parse-config.ts
 import type { HooksConfig } from "../../hooks/types.ts";
 import { applyPermissionUpdates, type UpdateWhere } from "../../permissions/updates.ts";
 import type { McpServerStatus } from "../../mcp/manager.ts";
+import type { McpConnection } from "../../mcp/connection.ts";
 import { mcpPolicyOf } from "../../mcp/policy.ts";
 import { mcpStartRules } from "../../mcp/start-rules.ts";
 import type { McpPromptCommand } from "../../mcp/prompts.ts";
@@ -100,6 +101,8 @@ export type RunSetup = {
   mcpResourceServers: string[];
   /** Each configured MCP server and how its start went. */
   mcpServers: McpServerStatus[];
+  /** The started MCP servers' connections (for a probe of them: harness/mcp/probe.ts). */
+  mcpConnections?: () => readonly McpConnection[];
   /** Where the servers a sub-agent's definition defines start (`refused` when the run brings its own
    * `tools`: then none do); absent when nothing was discovered (no agents either). */
   subagentMcp?: SubagentMcpSetup;
@@ -310,6 +313,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],
     mcpServers: mcp?.status() ?? [],
+    ...(mcp && { mcpConnections: mcp.connections }),
     subagentMcp,
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: withAutoMemory(outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT, autoMemory),

@@ -1,5 +1,5 @@
-// The Open Harness MCP and skills domains, listed: the MCP servers and skills a session's runs
-// work with, as its last run reported them (run.ready), with what the skills' files say of them.
+// The Open Harness MCP and skills domains, listed: the MCP servers a session's settings configure,
+// with the status its last run reported (run.ready), and the skills with what their files say.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -10,7 +10,7 @@ import { apiAs, readSse, V1 } from "./open-harness-support.ts";
 
 const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nDo the ${name} thing.\n`;
 
-test("a session's MCP servers and skills are listed as its runs have them: empty before the first run, then its servers with their tools, and its skills", async () => {
+test("a session's MCP servers and skills are listed as its runs have them: its servers pending before the first run, then connected with their tools, and its skills", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
@@ -23,7 +23,13 @@ test("a session's MCP servers and skills are listed as its runs have them: empty
     assert.equal((await api(`${V1}/files/.claude/skills/greet/SKILL.md${q}`, { method: "PUT", body: skill("greet", "Greets the user") })).status, 201);
 
     const before = await (await api(`${V1}/mcp-servers${q}`)).json();
-    assert.deepEqual(before, { data: [], total: 0, limit: 20, offset: 0, has_more: false });
+    assert.deepEqual(before, {
+      data: [{ id: "tools", name: "tools", transport: { type: "stdio", ...mcpTestServerCommand() }, status: "disconnected", harness_status: "pending", tools: [], resources: [], prompts: [] }],
+      total: 1,
+      limit: 20,
+      offset: 0,
+      has_more: false,
+    });
 
     h.fake.push({ text: "Ready." });
     await readSse(await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "hello", session_id: session.id }) }));
@@ -36,7 +42,8 @@ test("a session's MCP servers and skills are listed as its runs have them: empty
     assert.equal(server.status, "connected");
     assert.ok(server.tools.some((tool: { name: string }) => tool.name === "progress"), JSON.stringify(server.tools));
     assert.deepEqual((await (await api(`${V1}/mcp-servers/tools${q}`)).json()).server, server);
-    assert.deepEqual((await (await api(`${V1}/mcp-servers/tools/tools${q}`)).json()).tools, server.tools);
+    const asked = (await (await api(`${V1}/mcp-servers/tools/tools${q}`)).json()).tools;
+    assert.deepEqual(asked.map((tool: { name: string }) => tool.name).sort(), server.tools.map((tool: { name: string }) => tool.name).sort());
     const missing = await api(`${V1}/mcp-servers/nope${q}`);
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).error.code, "mcp_server_not_found");
@@ -55,10 +62,10 @@ test("a session's MCP servers and skills are listed as its runs have them: empty
     assert.match((await noSession.json()).error.message, /session_id/);
     assert.equal((await api(`${V1}/mcp-servers${q}`, { headers: { "x-harness-user": "bob" } })).status, 404);
     const health = await api(`${V1}/mcp-servers/tools/health`, { method: "POST", body: "{}" });
-    assert.equal(health.status, 501);
-    assert.equal((await health.json()).error.operation, "mcp.health");
+    assert.equal(health.status, 400);
+    assert.match((await health.json()).error.message, /session_id/);
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual(caps.mcp.operations, ["mcp.list", "mcp.get", "mcp.listTools", "mcp.connect", "mcp.update", "mcp.disconnect"]);
+    assert.deepEqual(caps.mcp.operations, ["mcp.list", "mcp.get", "mcp.listTools", "mcp.listResources", "mcp.listPrompts", "mcp.health", "mcp.connect", "mcp.update", "mcp.disconnect"]);
     assert.deepEqual(caps.skills.operations.slice(0, 2), ["skills.list", "skills.get"]);
   } finally {
     await h.close();

@@ -10,7 +10,7 @@ import { apiAs, readSse, V1 } from "./open-harness-support.ts";
 
 type Tool = { id: string; name: string; description: string; source: string; source_id?: string; input_schema: Record<string, unknown> };
 
-test("a session's tools are those its runs offer the model: before the first run the built-in ones its settings leave, after it the very descriptions and schemas the model got, and its MCP servers' tools by name", async () => {
+test("a session's tools are those its runs offer the model: before the first run the built-in ones its settings leave, after it the very descriptions and schemas the model got, its MCP servers' tools among them (asked of the servers before the first run too)", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
@@ -25,7 +25,11 @@ test("a session's tools are those its runs offer the model: before the first run
     const names = before.data.map((tool: Tool) => tool.name);
     for (const name of ["Read", "Bash", "Glob", "TodoWrite", "ExitPlanMode", "Task"]) assert.ok(names.includes(name), `${name} in ${names}`);
     assert.ok(!names.includes("WebFetch"), "a tool the settings deny is not offered");
-    assert.ok(before.data.every((tool: Tool) => tool.source === "builtin"), "no MCP tool before the servers have started");
+    // The servers are asked before any run has started them.
+    const progress = before.data.find((tool: Tool) => tool.name === "mcp__tools__progress");
+    assert.equal(progress?.source, "mcp", JSON.stringify(names));
+    assert.equal(progress.source_id, "tools");
+    assert.equal((progress.input_schema as { type: string }).type, "object");
     const read = before.data.find((tool: Tool) => tool.name === "Read");
     assert.equal(read.id, "Read");
     assert.match(read.description, /file/i);
@@ -42,7 +46,7 @@ test("a session's tools are those its runs offer the model: before the first run
     for (const tool of offered) {
       const listed = byName.get(tool.name)!;
       if (tool.name.startsWith("mcp__")) {
-        assert.deepEqual(listed, { id: tool.name, name: tool.name, description: "", source: "mcp", source_id: "tools", input_schema: {} });
+        assert.deepEqual(listed, { id: tool.name, name: tool.name, description: tool.description, source: "mcp", source_id: "tools", input_schema: tool.input_schema });
       } else {
         assert.equal(listed.source, "builtin");
         assert.equal(listed.description, tool.description, `${tool.name}'s description`);

@@ -62,7 +62,8 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo, toolName: 
 }
 
 
-function truncateDescription(text: string): string {
+/** An MCP tool's description as the model gets it. */
+export function truncateDescription(text: string): string {
   return text.length <= MAX_MCP_DESCRIPTION_CHARS ? text : `${text.slice(0, MAX_MCP_DESCRIPTION_CHARS)}… [description truncated]`;
 }
 

@@ -85,8 +85,13 @@ async function toolsOf(oh: OpenHarness, c: Context): Promise<ToolShape[]> {
   const known = oh.backend === "builtin" ? await wouldHave(settings, session_id) : new Map<string, ToolShape>();
   const base = available ? available.tools.map((name) => known.get(name) ?? reportedOnly(name, available)) : [...known.values()];
   const mcp = await mcpToolsNow(oh, c);
-  // The servers asked now say what their tools are; else the last run's names stand.
-  return mcp ? [...base.filter((tool) => tool.source !== "mcp"), ...mcp] : base;
+  if (!mcp) return base;
+  // The servers asked now say what their tools are, in the last run's places; those it did not have
+  // come last, and those no server has now are gone.
+  const asked = new Map(mcp.map((tool) => [tool.name, tool]));
+  const kept = base.flatMap((tool) => (tool.source !== "mcp" ? [tool] : asked.has(tool.name) ? [asked.get(tool.name)!] : []));
+  const placed = new Set(kept.map((tool) => tool.name));
+  return [...kept, ...mcp.filter((tool) => !placed.has(tool.name))];
 }
 
 export function mountToolRoutes(oh: OpenHarness): void {

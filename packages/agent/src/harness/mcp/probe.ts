@@ -1,11 +1,14 @@
 // A probe of the MCP servers a run in the same place would start: the run's own setup starts them
 // (its settings, approvals, policy, environment and sandbox), each started server is asked for its
 // tools, resources and prompts and pinged, and all are stopped. Servers the setup does not start are
-// reported with why. What a server says is bounded (MCP_PROBE_LIMITS) and shown with the run's
-// secrets hidden, as its notices are.
+// reported with why. Tools are described as the model gets them (their descriptions cut, their input
+// schemas as the model APIs take them). What a server says is bounded (MCP_PROBE_LIMITS) and shown
+// with the run's secrets hidden, as its notices are.
 import { secretValuesOf } from "@harness/llm/hidden-secrets";
 import { MCP_PROBE_LIMITS, type McpProbedServer } from "@harness/protocol";
 import type { McpConnection } from "../../mcp/connection.ts";
+import { modelInputSchema } from "../../mcp/input-schema.ts";
+import { truncateDescription } from "../../mcp/mcp-tool.ts";
 import { listResources } from "../../mcp/resources.ts";
 import { withRequestSignal } from "../../mcp/request-signal.ts";
 import type { RunAgentOptions } from "../../types.ts";
@@ -61,8 +64,8 @@ async function asked(connection: McpConnection, signal: AbortSignal, shown: (tex
   };
   const tools = cut(connection.tools, MCP_PROBE_LIMITS.tools, "tools").map((tool) => ({
     name: tool.name,
-    description: bounded(shown(tool.description ?? "")),
-    inputSchema: schemaWithin(tool.inputSchema, tool.name, problems),
+    description: shown(truncateDescription(tool.description ?? "")),
+    inputSchema: schemaWithin(modelInputSchema(tool.inputSchema), tool.name, problems),
   }));
   const prompts = cut(connection.prompts, MCP_PROBE_LIMITS.prompts, "prompts").map((prompt) => ({
     name: prompt.name,

@@ -85,10 +85,13 @@ export const RunnerRunOptionsSchema = z
   .strict();
 export type RunnerRunOptions = z.infer<typeof RunnerRunOptionsSchema>;
 
+/** The most approvals of `.mcp.json` servers a session's host may give. */
+export const MAX_MCP_APPROVALS = 1000;
+
 /** The host's approvals of `.mcp.json` servers that a query or a direct call carries. */
 export const McpApprovalsSchema = z
   .array(z.strictObject({ name: z.string().min(1).max(256), entry: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 in hex") }))
-  .max(1000);
+  .max(MAX_MCP_APPROVALS);
 
 /** RunnerQuery's fields, before the checks across them (see RunnerQuerySchema); other bodies that
  * carry some of them (a direct tool call's) pick them from here. */

@@ -15,6 +15,7 @@ import { isJsonObject } from "@harness/agent/json-text";
 import { parseServerEntry } from "@harness/agent/mcp-entry";
 import { mcpEntryFingerprint } from "@harness/agent/mcp-load-config";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
+import { MAX_MCP_APPROVALS } from "@harness/protocol";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
@@ -38,8 +39,13 @@ const ConnectBody = z.strictObject({ name: Name, transport: Transport, auto_reco
 const UpdateBody = z.strictObject({ name: Name.optional(), transport: Transport.optional(), auto_reconnect: z.boolean().optional() });
 type Transport = z.infer<typeof Transport>;
 
-/** The caller approves, for the session, the entry it writes as server `name`. */
-function approve(oh: OpenHarness, settings: SessionSettings, name: string, entry: Record<string, unknown>): void {
+/** The caller approves, for the session, the entry it writes as server `name` (409 past the most a
+ * session's runs can be given). */
+function approve(oh: OpenHarness, settings: SessionSettings, name: string, entry: Record<string, unknown>, operation: string, replacing = name): void {
+  const approved = oh.mcpApprovals.list(settings.userId, settings.sessionId);
+  if (approved.length >= MAX_MCP_APPROVALS && !approved.some((grant) => grant.name === name || grant.name === replacing)) {
+    throw new ApiError(409, "too_many_mcp_servers", `the session has ${approved.length} MCP servers connected over the API, the most it may have: disconnect one first`, operation);
+  }
   oh.mcpApprovals.put(settings.userId, settings.sessionId, { name, entry: mcpEntryFingerprint(entry) });
 }
 
@@ -133,7 +139,7 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
         const servers = serversIn(value, file);
         if (Object.hasOwn(servers, body.name)) throw new ApiError(409, "mcp_server_exists", `MCP server "${body.name}" is in ${file} already: change it with PATCH, or disconnect it first`, operation);
         // Approved before it is written: a server written is never one its writer has not approved.
-        approve(oh, settings, body.name, entry);
+        approve(oh, settings, body.name, entry, operation);
         return { value: { ...value, mcpServers: { ...servers, [body.name]: entry } }, result: undefined };
       });
       return c.json({ server: await answer(oh, c, body.name, entry) }, 201);
@@ -159,7 +165,7 @@ export function mountMcpWriteRoutes(oh: OpenHarness): void {
         // The caller approves what it writes: a transport it gives, or an entry it approved before
         // (renamed, it keeps the approval). A rename alone approves no entry it did not.
         const approvedBefore = oh.mcpApprovals.list(settings.userId, settings.sessionId).some((grant) => grant.name === id && grant.entry === mcpEntryFingerprint(before));
-        if (body.transport || approvedBefore) approve(oh, settings, name, next);
+        if (body.transport || approvedBefore) approve(oh, settings, name, next, operation, id);
         // A renamed server keeps its place among the others.
         const renamed = Object.fromEntries(Object.entries(servers).map(([key, server]) => (key === id ? [name, next] : [key, server])));
         return { value: { ...value, mcpServers: renamed }, result: next };

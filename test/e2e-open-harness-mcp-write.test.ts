@@ -77,6 +77,22 @@ test("an MCP server connected over the API is approved for its session: the next
   }
 });
 
+test("a fork of a session has the MCP servers its source's caller approved", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const connected = await api(`${V1}/mcp-servers?session_id=${session.id}`, { method: "POST", body: JSON.stringify({ name: "tools", transport: { type: "stdio", ...mcpTestServerCommand() } }) });
+    assert.equal(connected.status, 201);
+    const forked = await api(`/sessions/${session.id}/fork`, { method: "POST", body: JSON.stringify({ userId: "alice" }) });
+    assert.equal(forked.status, 201);
+    const { sessionId } = await forked.json();
+    assert.ok((await toolsOfRun(h, api, sessionId, "in the fork")).includes("mcp__tools__progress"));
+  } finally {
+    await h.close();
+  }
+});
+
 test("MCP servers the API does not write, or that the runs would refuse, are refused with what is wrong", async () => {
   const h = await startHarness();
   const api = apiAs(h.server.url);

@@ -340,6 +340,9 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
         await rm(targetState, { recursive: true, force: true }).catch(() => {});
         return c.json({ error: `cannot copy the files of session "${sourceId}": ${(error as NodeJS.ErrnoException).code ?? "failed"}` }, 500);
       }
+      // The MCP servers its source's API caller approved are the copy's too (each for its entry as
+      // approved: the copy's .mcp.json is its source's).
+      for (const approval of db.mcpApprovals.list(userId, sourceId)) db.mcpApprovals.put(userId, sessionId, approval);
       tell(userId, sessionId, { type: "created", forkedFrom: sourceId });
       const answer: ForkResult = { sessionId, ...(prompt !== undefined && { prompt }), ...(warning !== undefined && { warning }) };
       return c.json(answer, 201);

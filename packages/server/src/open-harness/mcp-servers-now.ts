@@ -3,13 +3,13 @@
 // as the last run reported it when that run started it, else why a run would not start it (pending
 // approval, disabled, disabled by policy), else pending (the next run starts it). Started servers
 // (mcp-probe.ts) fill in what they offer.
-import { readFile } from "node:fs/promises";
 import type { Context } from "hono";
 import { isJsonObject } from "@harness/agent/json-text";
 import { mcpPolicyBlocks } from "@harness/agent/mcp-policy";
 import type { McpProbedServer, RunAvailable } from "@harness/protocol";
 import type { OpenHarness } from "./common.ts";
-import { configOf, transportOf, type Transport } from "./mcp-config.ts";
+import { configOf, transportOf, type McpSetup, type Transport } from "./mcp-config.ts";
+import { readWorkspaceText } from "./settings-edit.ts";
 import { pluginsOf } from "./routes-agents.ts";
 import { sessionOf } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
@@ -37,10 +37,12 @@ function statusOf(harnessStatus: string): McpServerShape["status"] {
   return harnessStatus === "failed" ? "error" : "disconnected";
 }
 
-/** The entries of the project's .mcp.json as they are written (none when it cannot be read). */
-async function projectEntries(file: string): Promise<Record<string, unknown>> {
+/** The entries of the project's .mcp.json as they are written (none when it cannot be read: not
+ * JSON, too large, not a file, out of the workspace), read as the write routes read it. */
+async function projectEntries(settings: SessionSettings, setup: McpSetup): Promise<Record<string, unknown>> {
   try {
-    const value: unknown = JSON.parse(await readFile(file, "utf8"));
+    const text = await readWorkspaceText(settings.place.cwd, setup.file());
+    const value: unknown = text === undefined ? undefined : JSON.parse(text);
     return isJsonObject(value) && isJsonObject(value.mcpServers) ? value.mcpServers : {};
   } catch {
     return {};
@@ -71,7 +73,7 @@ export async function serversNow(oh: OpenHarness, c: Context): Promise<{ setting
     const ran = available?.mcpServers.find((s) => s.name === server.name);
     return shape(server.name, transport, ran?.status ?? "pending");
   });
-  const entries = await projectEntries(setup.mcpJson);
+  const entries = await projectEntries(settings, setup);
   const notStarted = setup.config.disabled.map(({ name, reason }) => {
     const entry = entries[name];
     const transport = transportOf(isJsonObject(entry) ? entry : {}, settings.hide);

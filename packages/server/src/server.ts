@@ -250,6 +250,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       registry,
       version: currentRunnerVersion,
       backend: backendName(config.env),
+      modelEnv: config.env,
       figures: () => ({
         sessions: registry.size(),
         clients: registry.clients(),

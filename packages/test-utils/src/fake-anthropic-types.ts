@@ -96,6 +96,9 @@ export type FakeAnthropicOptions = ScriptedReplies<FakeReply> & {
   expiredAwsKeys?: readonly string[];
   /** The Bedrock API key the Bedrock route accepts as a bearer token. Default: FAKE_BEDROCK_API_KEY. */
   bedrockApiKey?: string;
+  /** The keys /v1/messages and /v1/messages/count_tokens take (x-api-key, or a bearer token): a
+   * request with another, or none, is answered 401 as the API answers it. Default: any key. */
+  apiKeys?: readonly string[];
   /** Sorts each /v1/messages request before it is recorded. "side" requests (a client's own
    * housekeeping calls, such as Claude Code's title generation with a small model) get `sideReply`,
    * are recorded in `sideRequests` only, and never take a scripted reply, so the script stays the

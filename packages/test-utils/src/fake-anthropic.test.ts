@@ -114,6 +114,21 @@ test("count_tokens answers with an estimate and does not use up a reply", async 
   assert.deepEqual(message.content, [{ type: "text", text: "still here" }]);
 });
 
+test("with apiKeys, a request with another key (or none) is refused 401 as the API refuses it", async (t) => {
+  const { fake, client } = await setup(t, { apiKeys: ["test-key"], replies: [{ text: "taken" }] });
+  const wrong = new Anthropic({ apiKey: "wrong-key", baseURL: fake.url, maxRetries: 0 });
+  const refused = await wrong.messages.countTokens({ model: "claude-test", messages: [{ role: "user", content: "hi" }] }).then(
+    () => assert.fail("expected a refusal"),
+    (error: unknown) => error as APIError,
+  );
+  assert.equal(refused.status, 401);
+  assert.match(refused.message, /invalid x-api-key/);
+  const bearer = new Anthropic({ apiKey: null, authToken: "test-key", baseURL: fake.url, maxRetries: 0 });
+  assert.ok((await bearer.messages.countTokens({ model: "claude-test", messages: [{ role: "user", content: "hi" }] })).input_tokens > 0);
+  assert.deepEqual((await client.messages.create(base)).content, [{ type: "text", text: "taken" }]);
+  assert.equal(fake.requests.length, 1, "a refused request is not recorded and takes no reply");
+});
+
 test("an http-error reply is a real API error response, with retry-after when scripted", async (t) => {
   const { client } = await setup(t, { replies: [{ kind: "http-error", status: 429, retryAfter: 7 }, { kind: "http-error", status: 529, message: "busy" }] });
   const limited = await client.messages.create(base).then(

@@ -8,6 +8,7 @@
 // (or /invoke) with the Messages body minus `model` and `stream`, plus anthropic_version, signed
 // with SigV4 by one of `awsKeys` or carrying `bedrockApiKey` as a bearer token (or neither, as
 // from a gateway), answered in AWS event-stream frames.
+import type { IncomingHttpHeaders } from "node:http";
 import { type FakeServer, type Incoming, readJson, recordOf, type RequestBody, startFakeServer } from "./fake-server-core.ts";
 import { asBedrock, exceptionFor, exceptionFrame, FAKE_AWS_KEYS, FAKE_BEDROCK_API_KEY, signatureProblem } from "./fake-bedrock-wire.ts";
 import { estimateInputTokens, playReply, sendJson } from "./fake-anthropic-reply.ts";
@@ -38,6 +39,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (req.method !== "POST" || (path !== "/v1/messages" && path !== "/v1/messages/count_tokens")) {
       req.resume();
       sendJson(res, 404, errorBody("not_found_error", `fake-anthropic: no route for ${req.method} ${path}`));
+      return;
+    }
+    if (options.apiKeys && !options.apiKeys.includes(keyOf(req.headers))) {
+      req.resume();
+      sendJson(res, 401, errorBody("authentication_error", defaultErrorMessage("authentication_error")));
       return;
     }
     const parsed = await readJson(req);
@@ -152,6 +158,14 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     waitForRequests: fake.waitForRequests,
     close: fake.close,
   };
+}
+
+/** The key a Messages request carries: its x-api-key, else its bearer token ("" with neither). */
+function keyOf(headers: IncomingHttpHeaders): string {
+  const key = headers["x-api-key"];
+  if (typeof key === "string") return key;
+  const authorization = headers.authorization ?? "";
+  return authorization.startsWith("Bearer ") ? authorization.slice(7) : "";
 }
 
 const VERTEX_PATH = /\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/([^/:]+):(?:streamRawPredict|rawPredict)$/;

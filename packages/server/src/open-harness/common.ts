@@ -24,6 +24,8 @@ export type OpenHarness = {
   version: string;
   /** The backend the runs use (HARNESS_BACKEND): builtin or claude-code. */
   backend: string;
+  /** The server's environment, which gives the runs their model and its credentials. */
+  modelEnv: Readonly<Record<string, string | undefined>>;
   startedAt: string;
   stopping: () => string | undefined;
   /** One of a session's tools called directly on its runner (tool-invoke.ts). */

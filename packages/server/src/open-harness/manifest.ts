@@ -7,6 +7,14 @@ type DomainCapability = { supported: boolean; operations: string[]; limitations?
 const notHere = (what: string): DomainCapability => ({ supported: false, operations: [], limitations: [what] });
 
 export const CAPABILITIES = {
+  harnesses: {
+    supported: true,
+    operations: ["harnesses.list", "harnesses.get", "harnesses.capabilities", "harnesses.health", "harnesses.validateCredentials"],
+    limitations: [
+      "this server is the registry's one harness: register, update and unregister are not implemented (501)",
+      "validateCredentials checks api_key, or without one the server's own key, against the provider of the runs' model (HARNESS_MODEL, else the default) where the runs reach it (ANTHROPIC_BASE_URL, OPENAI_BASE_URL …) with its cheapest request (Anthropic's count_tokens, the OpenAI-compatible model list), within 10 s; besides valid and error it answers provider, base_url, model, key_source (request or server) and reason (missing, refused, unreachable, timeout, provider_error); keys are never shown nor stored (store: true and base_url are answered 501); runs through Amazon Bedrock or Vertex AI are not checked (501)",
+    ],
+  },
   agents: {
     supported: true,
     operations: ["agents.list", "agents.get", "agents.create", "agents.update", "agents.delete", "agents.clone", "agents.export", "agents.import"],

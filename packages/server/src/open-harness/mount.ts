@@ -56,6 +56,9 @@ export type OpenHarnessOptions = {
   version: string;
   /** The backend the runs use (HARNESS_BACKEND): builtin or claude-code. */
   backend: string;
+  /** The server's environment, which gives the runs their model and its credentials (default:
+   * this process's). */
+  modelEnv?: Readonly<Record<string, string | undefined>>;
   /** What the server holds and runs now, for the diagnostics. */
   figures: () => ServerFigures;
   /** Where executions are kept past their run and the server's life. */
@@ -117,6 +120,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     sessionExists: options.sessionExists,
     version: options.version,
     backend: options.backend,
+    modelEnv: options.modelEnv ?? process.env,
     startedAt: new Date().toISOString(),
     stopping: options.stopping ?? (() => undefined),
     invokeTool,

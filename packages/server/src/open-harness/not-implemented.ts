@@ -6,7 +6,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["POST", "/harnesses", "harnesses.register"],
   ["PATCH", H, "harnesses.update"],
   ["DELETE", H, "harnesses.unregister"],
-  ["POST", `${H}/validate-credentials`, "harnesses.validateCredentials"],
   ["POST", `${H}/agents/{id}/memory/search`, "memory.search"],
   ["GET", `${H}/agents/{id}/memory/archive`, "memory.getArchive"],
   ["POST", `${H}/agents/{id}/memory/archive`, "memory.addToArchive"],

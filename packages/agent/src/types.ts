@@ -12,7 +12,7 @@ import type { SettingsFileScope } from "./settings/types.ts";
 import type { BackgroundAgents } from "./subagents/background-agents.ts";
 import type { AgentDefinition, ForkedSkillTask, SubagentOutput, SubagentRequest } from "./subagents/types.ts";
 import type { ShellCwd } from "./tools/shell/cwd.ts";
-import type { ToolState, WebSearchProvider } from "./tools/state.ts";
+import type { TodoItem, ToolState, WebSearchProvider } from "./tools/state.ts";
 
 export type ToolContext = {
   /** Where relative paths in tool arguments start: the agent's shell directory, where Bash's `cd`
@@ -275,6 +275,10 @@ export type RunAgentOptions = {
    * the run going on: the call then answers that it was interrupted. The listener says whether it
    * had that sub-agent running. Returns the unsubscribe. */
   onStopAgent?: (listener: (toolUseId: string) => boolean) => () => void;
+  /** Subscribes to todo lists set while the run is in flight (the user changed its plan): each
+   * becomes the list TodoWrite keeps at once, and the model reads it with its next request. The
+   * listener says it took the list. A sub-agent takes none. Returns the unsubscribe. */
+  onTodosSet?: (listener: (todos: TodoItem[]) => boolean) => () => void;
   /** The conversation's id, as hooks see it (`session_id`); default an id per resources. */
   sessionId?: string;
   /** Set by the sub-agent spawner on a sub-agent's run: its id and type, for its hooks. */

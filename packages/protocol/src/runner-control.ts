@@ -6,6 +6,9 @@
 //   POST /runs/:requestId/cancel                          → 200; the run ends with run.error "cancelled"
 //   POST /runs/:requestId/configure {permissionMode?, model?, maxTurns?, systemPrompt?, effort?}
 //                                                         → 200; applies from the next model call
+//   POST /runs/:requestId/todos {todos}                   → 200: the run's todo list is this one, which the
+//                                                           model reads with its next request | 404 |
+//                                                           409 (finished) | 501 (its backend keeps its own)
 //   GET  /runs/:requestId/events   (header Last-Event-ID) → SSE: the run's events after that id, then live;
 //                                                           404 when the run is unknown (finished runs
 //                                                           are kept for a while after they end)
@@ -42,6 +45,18 @@ export const DenyBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHAR
  * then that it was interrupted (POST /runs/:requestId/stop-agent; 404 when no sub-agent of that
  * call is running, or the backend stops none alone). */
 export const StopAgentBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1) });
+/** The most items a todo list set from outside the run may hold, and the longest text of one. */
+export const MAX_TODOS = 200;
+export const MAX_TODO_CHARS = 10_000;
+export const TodoItemSchema = z.strictObject({
+  content: wellFormedText().min(1).max(MAX_TODO_CHARS),
+  status: z.enum(["pending", "in_progress", "completed"]),
+  /** The same in the present continuous, shown while it is in progress. */
+  activeForm: wellFormedText().min(1).max(MAX_TODO_CHARS),
+});
+export type TodoItem = z.infer<typeof TodoItemSchema>;
+/** A new todo list for the run, replacing the one its TodoWrite calls keep. */
+export const TodosBodySchema = z.strictObject({ todos: z.array(TodoItemSchema).max(MAX_TODOS) });
 export const SteerBodySchema = z.strictObject({ message: wellFormedText().min(1).max(500_000) });
 export const RunConfigureBodySchema = z.strictObject({
   permissionMode: RunnerPermissionModeSchema.optional(),
@@ -59,6 +74,7 @@ export type RunControl =
   | { type: "steer"; message: string }
   | { type: "cancel" }
   | { type: "stop-agent"; toolUseId: string }
+  | { type: "todos"; todos: TodoItem[] }
   | { type: "configure"; config: RunConfigureBody };
 export const RewindBodySchema = z.strictObject({ userMessageId: idOfAtMost(MAX_USER_MESSAGE_ID_CHARS).min(1), dryRun: z.boolean().optional() });
 

@@ -2,7 +2,7 @@
 import type { PermissionUpdate } from "@harness/agent";
 import type { McpProbeOutcome } from "@harness/agent";
 import type { PreparedInvocation } from "@harness/agent/invoke-tool";
-import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerMcpProbe, RunnerQuery, RunnerToolCall, SessionEndReason, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerMcpProbe, RunnerQuery, RunnerToolCall, SessionEndReason, TodoItem, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 /** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
@@ -34,6 +34,9 @@ export type BackendContext = {
   /** Subscribes to requests to stop the sub-agent of one of the run's Task calls, the run going on;
    * the listener answers whether it had that sub-agent running. Absent: nobody asks. */
   onStopAgent?(listener: (toolUseId: string) => boolean): () => void;
+  /** Subscribes to new todo lists for the run (its plan changed by the user); the listener answers
+   * whether it took the list. Absent: nobody sets one. */
+  onTodosSet?(listener: (todos: TodoItem[]) => boolean): () => void;
   /** Present when the run has a file checkpoint still to take (a backend with `checkpointsOnChange`):
    * the backend awaits it before anything in the run may change files. Later calls wait for the
    * first; it never rejects (a failure is told to the user as a notice). `toolUseId`: the call

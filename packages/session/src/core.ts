@@ -80,7 +80,7 @@ export type SessionOptions = {
 };
 
 /** A control request made before the run's id was known; sent once it is. */
-export type WaitingControl = { control: RunControl; onFailure(message: string, status?: number): void };
+export type WaitingControl = { control: RunControl; onFailure(message: string, status?: number): void; onSuccess?(): void };
 
 export type ActiveRun = {
   controller: AbortController;

@@ -276,17 +276,18 @@ function learnRequestId(core: SessionCore, run: RunState, requestId: string): vo
 
 /** Sends `control` to the run in flight, in order with the controls sent before it; `onFailure`
  * hears when the runner refused or could not be reached. */
-export function sendControl(core: SessionCore, run: ActiveRun, control: RunControl, onFailure: WaitingControl["onFailure"]): void {
-  const waiting = { control, onFailure };
+export function sendControl(core: SessionCore, run: ActiveRun, control: RunControl, onFailure: WaitingControl["onFailure"], onSuccess?: () => void): void {
+  const waiting = { control, onFailure, ...(onSuccess && { onSuccess }) };
   if (run.requestId) send(core, run as RunState, run.requestId, waiting);
   else run.waiting.push(waiting);
 }
 
-function send(core: SessionCore, run: RunState, requestId: string, { control, onFailure }: WaitingControl): void {
+function send(core: SessionCore, run: RunState, requestId: string, { control, onFailure, onSuccess }: WaitingControl): void {
   run.chain = run.chain.then(async () => {
     try {
       const answer = await core.options.runner.control(requestId, control);
       if (!answer.ok) onFailure(answer.message, answer.status);
+      else onSuccess?.();
     } catch (error) {
       onFailure(describe(error));
     }

@@ -5,9 +5,9 @@
 import { ErrorCodes, parseClientFrame, type DeltaOperation, type FrameError, type HarnessCommand, type HarnessState, type TranscriptMessage } from "@harness/protocol";
 import { CommandErrorCodes, executeCommand } from "./commands.ts";
 import { SessionCore, type SessionOptions } from "./core.ts";
-import type { Connection, Conversation } from "./ports.ts";
+import type { Connection, Conversation, RunControl, RunnerAnswer } from "./ports.ts";
 import { isRunActive } from "./run-outcome.ts";
-import { describe, interrupt, reattach } from "./run-driver.ts";
+import { describe, interrupt, reattach, sendControl } from "./run-driver.ts";
 import type { LoadedSession } from "./store.ts";
 
 export { DEFAULT_REPLAY_BYTES, NOT_STORED, SEQ_JUMP_AFTER_CRASH } from "./core.ts";
@@ -59,6 +59,23 @@ export class HarnessSession {
   /** The conversation as resume and fork copy it. */
   conversation(): Conversation {
     return this.#core.conversation();
+  }
+
+  /** Sends `control` to the run in progress, after the controls clients sent before it, for a host
+   * that must know the runner's answer (commands only report failures); 409 when no run is in
+   * progress, or none has started on the runner yet. */
+  controlRun(control: RunControl): Promise<RunnerAnswer<undefined>> {
+    const run = this.#core.run;
+    if (!run?.requestId) return Promise.resolve({ ok: false, status: 409, message: run ? "the run has not started on its runner yet" : "no run is in progress" });
+    return new Promise((resolve) =>
+      sendControl(
+        this.#core,
+        run,
+        control,
+        (message, status) => resolve({ ok: false, message, ...(status !== undefined && { status }) }),
+        () => resolve({ ok: true, value: undefined }),
+      ),
+    );
   }
 
   /** True while a run is in progress. */

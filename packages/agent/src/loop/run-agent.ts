@@ -46,6 +46,7 @@ import { PLAN_MODE_REMINDER } from "../plan-mode/texts.ts";
 import { httpStatusOf, streamTurn } from "./stream-turn.ts";
 import { toolUsesOf, withUserText } from "./transcript.ts";
 import type { RunAgentOptions, RunAgentResult } from "../types.ts";
+import { type TodoChanges, watchTodoChanges } from "./todo-changes.ts";
 
 export { DEFAULT_MAX_TURNS } from "../harness/run-context.ts";
 
@@ -305,16 +306,18 @@ async function runHookAgent(parent: RunContext, request: HookAgentRequest): Prom
 
 async function runLoop(ctx: RunContext, state: RunState): Promise<RunAgentResult> {
   const configure = watchConfigure(ctx.subagent ? undefined : ctx.options.onConfigure);
+  const todoChanges = watchTodoChanges(ctx.subagent ? undefined : ctx.options.onTodosSet, ctx.resources.toolState);
   startBackgroundAgents(ctx, state);
   try {
-    return await turns(ctx, state, () => configure.apply(ctx, state));
+    return await turns(ctx, state, () => configure.apply(ctx, state), todoChanges);
   } finally {
     configure.close();
+    todoChanges.close();
     await stopBackgroundAgents(state);
   }
 }
 
-async function turns(ctx: RunContext, state: RunState, applyConfigure: () => void): Promise<RunAgentResult> {
+async function turns(ctx: RunContext, state: RunState, applyConfigure: () => void, todoChanges: TodoChanges): Promise<RunAgentResult> {
   const { signal } = ctx.options;
   const toolRun = toolRunFor(ctx, state);
   for (let turn = 0; ; turn++) {
@@ -328,6 +331,8 @@ async function turns(ctx: RunContext, state: RunState, applyConfigure: () => voi
     // A cancel while a steer's files were read (an approval asked) ends the run before the request.
     if (signal.aborted) return finish(state, "aborted");
     takeAsyncHookContext(ctx, state);
+    const todos = todoChanges.take();
+    if (todos) state.messages = withUserText(state.messages, "", [todos]);
     takeBackgroundNotifications(state);
     const request = await nextRequest(ctx, state);
     if (typeof request === "string") return finish(state, "error", request);

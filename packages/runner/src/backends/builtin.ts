@@ -89,6 +89,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         steering: ctx.steering,
         onConfigure: ctx.onConfigure,
         ...(ctx.onStopAgent && { onStopAgent: ctx.onStopAgent }),
+        ...(ctx.onTodosSet && { onTodosSet: ctx.onTodosSet }),
         ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
         ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
         ...(resources && { resources }),

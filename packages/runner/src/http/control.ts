@@ -1,7 +1,7 @@
 // Control of a run by its requestId (see @harness/protocol runner-control.ts), and re-attaching to
 // its events.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema, StopAgentBodySchema } from "@harness/protocol";
+import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema, StopAgentBodySchema, TodosBodySchema } from "@harness/protocol";
 import { z } from "zod";
 import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
@@ -13,7 +13,7 @@ import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
 
-export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure", "stop-agent"] as const;
+export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure", "stop-agent", "todos"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
 function unknownRun(req: IncomingMessage, res: ServerResponse, requestId: string): void {
@@ -74,6 +74,13 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
       if (!run.agentStops.push(body.toolUseId)) return sendError(res, 404, `no sub-agent of Task call ${quoteId(body.toolUseId)} is running in run "${run.requestId}" (or its backend stops none alone)`);
+      return sendJson(res, 200, { ok: true });
+    }
+    case "todos": {
+      const body = await readJson(req, res, TodosBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      if (run.endedAt !== undefined) return ended(res, run);
+      if (!run.todoSets.push(body.todos)) return sendError(res, 501, `run "${run.requestId}" keeps no todo list of the runner's: its backend keeps its own`);
       return sendJson(res, 200, { ok: true });
     }
     case "cancel": {

@@ -98,6 +98,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     steering: run.steering,
     onConfigure: (listener) => run.configure.subscribe(listener),
     onStopAgent: (listener) => run.agentStops.subscribe(listener),
+    onTodosSet: (listener) => run.todoSets.subscribe(listener),
   };
   let outcome: RunOutcome;
   try {

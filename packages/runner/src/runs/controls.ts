@@ -1,5 +1,5 @@
 // What the session can do to a run in flight: answer its approval requests, steer it, configure it.
-import type { AgentEvent, RunConfigureBody } from "@harness/protocol";
+import type { AgentEvent, RunConfigureBody, TodoItem } from "@harness/protocol";
 import type { ApprovalDecision, ApprovalRequest, SteerInbox } from "../backend.ts";
 
 export type Approvals = {
@@ -121,6 +121,25 @@ export function createAgentStops(): AgentStops {
   const listeners = new Set<(toolUseId: string) => boolean>();
   return {
     push: (toolUseId) => [...listeners].some((listener) => listener(toolUseId)),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** New todo lists for the run (its plan changed by the user), handed to the backend's listener,
+ * which says whether it keeps the run's list (a backend that keeps its own takes none). */
+export type TodoSets = {
+  /** True when a listener took the list. */
+  push(todos: TodoItem[]): boolean;
+  subscribe(listener: (todos: TodoItem[]) => boolean): () => void;
+};
+
+export function createTodoSets(): TodoSets {
+  const listeners = new Set<(todos: TodoItem[]) => boolean>();
+  return {
+    push: (todos) => [...listeners].some((listener) => listener(todos)),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

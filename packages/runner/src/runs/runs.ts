@@ -1,7 +1,7 @@
 // The runs a runner knows: the one in flight and, for a while after they end, the last few, so that
 // a session that lost its stream can still re-attach and read the tail.
 import { createEventLog, type EventLog, type EventLogLimits } from "./event-log.ts";
-import { createAgentStops, createApprovals, createConfigureHub, createSteerQueue, type AgentStops, type Approvals, type ConfigureHub, type SteerQueue } from "./controls.ts";
+import { createAgentStops, createApprovals, createConfigureHub, createSteerQueue, createTodoSets, type AgentStops, type Approvals, type ConfigureHub, type SteerQueue, type TodoSets } from "./controls.ts";
 
 export type Run = {
   readonly requestId: string;
@@ -11,6 +11,7 @@ export type Run = {
   readonly steering: SteerQueue;
   readonly configure: ConfigureHub;
   readonly agentStops: AgentStops;
+  readonly todoSets: TodoSets;
   /** Resolves once the run has ended (its last event is in the log). */
   readonly settled: Promise<void>;
   /** Set once the run has ended. */
@@ -69,6 +70,7 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
         steering: createSteerQueue(),
         configure: createConfigureHub(),
         agentStops: createAgentStops(),
+        todoSets: createTodoSets(),
         settled,
       };
       settles.set(run, settle);

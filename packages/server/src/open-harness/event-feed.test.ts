@@ -23,6 +23,8 @@ function execution(id: string, startedAt: string, completedAt?: string, userId =
     cancel: () => false,
     answer: () => {},
     stopAgent: () => {},
+    planEdits: [],
+    setTodos: async () => ({ ok: false, status: 409, message: "ended" }),
   };
 }
 

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { ExecutionRow } from "../sqlite/executions.ts";
 import { writerPath } from "./artifact-paths.ts";
+import type { PlanEdit } from "./plan.ts";
 import type { ExecutionEvent, ExecutionStatus, RunWatch, ToolCallSummary, UsageStats } from "./run-watch.ts";
 
 /** What the routes read of an execution's run: a live RunWatch, or one frozen from the store. */
@@ -21,6 +22,8 @@ export type ExecutionRecord = {
    * whose artifacts are those their writing calls named. */
   touched?: string[];
   files_truncated?: boolean;
+  /** The todo lists set over the API while it ran (none in a record of an older version). */
+  plan_edits?: PlanEdit[];
 };
 
 const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number() });
@@ -34,9 +37,10 @@ const RecordSchema = z.object({
   summaries: z.array(z.looseObject({ id: z.string() })),
   touched: z.array(z.string()).optional(),
   files_truncated: z.boolean().optional(),
+  plan_edits: z.array(z.looseObject({ after: z.number(), todos: z.array(z.looseObject({ content: z.string() })), at: z.string() })).optional(),
 });
 
-export function recordOf(watch: WatchView, events: ExecutionEvent[]): ExecutionRecord {
+export function recordOf(watch: WatchView, events: ExecutionEvent[], planEdits: PlanEdit[] = []): ExecutionRecord {
   return {
     status: watch.status,
     output: watch.output,
@@ -46,6 +50,7 @@ export function recordOf(watch: WatchView, events: ExecutionEvent[]): ExecutionR
     summaries: watch.summaries(),
     touched: watch.touched,
     ...(watch.filesTruncated && { files_truncated: true }),
+    ...(planEdits.length > 0 && { plan_edits: planEdits }),
   };
 }
 

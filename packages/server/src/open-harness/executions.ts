@@ -4,11 +4,12 @@
 // as it starts, runs and ends: a restarted server still answers for it, an hour after it ended,
 // and one under way when the server died reads as failed, saying so.
 import type { ServerMessage } from "@harness/protocol";
-import type { Connection } from "@harness/session";
+import type { Connection, RunnerAnswer } from "@harness/session";
 import type { SessionRegistry } from "../registry.ts";
 import type { ExecutionRow, ExecutionStore, ExecutionSummary } from "../sqlite/executions.ts";
 import { KEEP_ENDED_MS } from "../sqlite/executions.ts";
 import { frozenWatch, interrupted, readRecord, recordOf, statusOf, type ExecutionRecord, type WatchView } from "./execution-record.ts";
+import type { PlanEdit, Todo } from "./plan.ts";
 import { RunWatch, type ExecutionEvent, type ExecutionStatus } from "./run-watch.ts";
 import type { ExecutionNotice } from "./webhooks.ts";
 import { artifactFeed } from "./artifact-feed.ts";
@@ -36,6 +37,11 @@ export type Execution = {
   stopAgent(toolCallId: string): void;
   /** Why the session refused the last stopAgent(), once it has. */
   stopRefused?: string;
+  /** The todo lists set over the API (plan.ts), in order. */
+  planEdits: PlanEdit[];
+  /** Makes `todos` the run's todo list: the runner's answer (409 once the run has ended, 501 when
+   * its backend keeps its own list). Taken, it is one of planEdits and the listeners are told. */
+  setTodos(todos: Todo[]): Promise<RunnerAnswer<undefined>>;
 };
 
 /** The most kept in memory at once (the oldest ended go first): those the store could not take. */
@@ -71,7 +77,7 @@ export function createExecutions(
         startedAt: Date.parse(execution.startedAt),
         ...(execution.completedAt !== undefined && { endedAt: Date.parse(execution.completedAt) }),
         status: execution.watch.status,
-        record: JSON.stringify(recordOf(execution.watch, execution.events)),
+        record: JSON.stringify(recordOf(execution.watch, execution.events, execution.planEdits)),
       });
       return true;
     } catch (error) {
@@ -122,6 +128,16 @@ export function createExecutions(
         stopSent = true;
         execution.stopRefused = undefined;
         lease.session.receive(conn, JSON.stringify({ type: "commands", commands: [{ type: "stop-agent", toolCallId }] }));
+      },
+      planEdits: [],
+      async setTodos(todos) {
+        if (watch.finished) return { ok: false, status: 409, message: "the execution has ended" };
+        const answer = await lease.session.controlRun({ type: "todos", todos });
+        if (!answer.ok) return answer;
+        execution.planEdits.push({ after: execution.events.length, todos, at: new Date().toISOString() });
+        save(execution);
+        for (const listener of execution.listeners) listener();
+        return answer;
       },
       answer(toolCallId, approve) {
         const command = approve ? { type: "approve", toolCallId } : { type: "deny", toolCallId, reason: "denied over the Open Harness API" };
@@ -211,6 +227,10 @@ function storedExecution(summary: ExecutionSummary, load: () => ExecutionRow | u
     get events() {
       return full().events;
     },
+    get planEdits() {
+      return full().plan_edits ?? [];
+    },
+    setTodos: async () => ({ ok: false, status: 409, message: "the execution has ended" }),
     listeners: new Set(),
     ended: Promise.resolve(),
     cancel: () => false,

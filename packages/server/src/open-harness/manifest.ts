@@ -145,10 +145,10 @@ export const CAPABILITIES = {
   },
   planning: {
     supported: true,
-    operations: ["planning.get", "planning.listTasks", "planning.stream"],
+    operations: ["planning.get", "planning.listTasks", "planning.stream", "planning.update", "planning.updateTask"],
     limitations: [
-      "an execution's plan is the todo list its run kept with the TodoWrite tool (the last list a call set; empty when it set none); tasks are numbered by their place in the list",
-      "the plan is the model's: planning.update and planning.updateTask are not implemented (501)",
+      "an execution's plan is the todo list its run keeps with the TodoWrite tool (the last list a call or a change over the API set; empty when none did); tasks are numbered by their place in the list",
+      "update and updateTask change the list while the run is under way: it is the run's list at once, and the model reads it with its next request; once the run has ended, 409 (the plan is the run's); a task's id names it as it stands, order (all or none) sets the order; with HARNESS_BACKEND=claude-code, which keeps its own list, 501",
       "plan.stream sends task.added, task.updated and task.removed (never plan.reordered), numbered for Last-Event-ID, and ends when the execution does",
     ],
   },

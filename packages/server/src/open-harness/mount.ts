@@ -24,6 +24,7 @@ import { mountMcpWriteRoutes } from "./routes-mcp-write.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountSkillWriteRoutes } from "./routes-skills-write.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
+import { mountPlanWriteRoutes } from "./routes-plan-write.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
 import { mountSessionRoutes } from "./routes-sessions.ts";
 import { mountResumeForkRoutes } from "./routes-resume-fork.ts";
@@ -134,6 +135,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountExecutionRoutes(oh);
   mountFileRoutes(oh);
   mountPlanRoutes(oh);
+  mountPlanWriteRoutes(oh);
   mountMcpRoutes(oh);
   mountSkillWriteRoutes(oh);
   mountMcpWriteRoutes(oh);

@@ -17,8 +17,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["POST", `${H}/skills/{id}/upgrade`, "skills.upgrade"],
   ["POST", `${H}/tools`, "tools.register"],
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
-  ["PATCH", `${H}/executions/{id}/plan/tasks/{task}`, "planning.updateTask"],
-  ["PATCH", `${H}/executions/{id}/plan`, "planning.update"],
   ["POST", `${H}/conformance/run`, "conformance.run"],
   ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
   ["GET", `${H}/conformance/results`, "conformance.results"],

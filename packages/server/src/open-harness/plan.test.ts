@@ -34,3 +34,33 @@ test("a plan follows the run's successful TodoWrite calls only; a shorter list r
     "task.removed 2",
   ]);
 });
+
+test("a list set over the API takes its place among the run's, by the events there were when it was set", () => {
+  const events: ExecutionEvent[] = [
+    { type: "tool_call_start", id: "1", name: "TodoWrite", input: {} },
+    { type: "tool_result", id: "1", success: true },
+    { type: "text", content: "working" },
+    { type: "tool_call_start", id: "2", name: "TodoWrite", input: {} },
+    { type: "tool_result", id: "2", success: true },
+  ];
+  const calls = [call("1", [{ content: "a", status: "pending", activeForm: "Doing a" }]), call("2", [{ content: "b", status: "in_progress", activeForm: "Doing b" }])];
+  const edits = [
+    { after: 2, todos: [{ content: "a", status: "completed" as const, activeForm: "Doing a" }, { content: "z", status: "pending" as const, activeForm: "z" }], at: "2026-01-01T00:00:02Z" },
+    { after: 5, todos: [], at: "2026-01-01T00:00:09Z" },
+  ];
+  const history = planHistory(events, calls, edits);
+  assert.deepEqual(history.map((list) => [list.at, list.todos.map((t) => `${t.content}:${t.status}:${t.activeForm}`)]), [
+    ["2026-01-01T00:00:01Z", ["a:pending:Doing a"]],
+    ["2026-01-01T00:00:02Z", ["a:completed:Doing a", "z:pending:z"]],
+    ["2026-01-01T00:00:02Z", ["b:in_progress:Doing b"]],
+    ["2026-01-01T00:00:09Z", []],
+  ]);
+  assert.deepEqual(planEvents(events, calls, edits).map((e) => (e.type === "task.removed" ? `${e.type} ${e.task_id}` : `${e.type} ${e.task.id} ${e.task.content}`)), [
+    "task.added 1 a",
+    "task.updated 1 a",
+    "task.added 2 z",
+    "task.updated 1 b",
+    "task.removed 2",
+    "task.removed 1",
+  ]);
+});

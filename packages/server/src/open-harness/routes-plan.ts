@@ -1,5 +1,6 @@
 // Planning over the Open Harness API: an execution's plan (the todo list its run keeps, plan.ts),
-// whole, as tasks, or streamed as the changes that made it. Read only: the list is the model's.
+// whole, as tasks, or streamed as the changes that made it (the run's, and those made over the API:
+// routes-plan-write.ts).
 import type { Context } from "hono";
 import { z } from "zod";
 import { check } from "../sessions/api.ts";
@@ -11,8 +12,8 @@ import { streamFollowing } from "./sse.ts";
 
 const TasksQuery = z.object({ status: z.enum(["pending", "in_progress", "completed"]).optional() }).passthrough();
 
-function planOf(execution: Execution) {
-  const last = planHistory(execution.events, execution.watch.detailed()).at(-1);
+export function planOf(execution: Execution) {
+  const last = planHistory(execution.events, execution.watch.detailed(), execution.planEdits).at(-1);
   return { execution_id: execution.id, tasks: last?.tasks ?? [], updated_at: last?.at ?? execution.startedAt };
 }
 
@@ -20,12 +21,15 @@ function planOf(execution: Execution) {
  * ends. Numbered from 1, as they happened. */
 function streamPlan(c: Context, execution: Execution, after: number): Response {
   let read = 0;
+  let edits = 0;
   let changes: PlanEvent[] = [];
   return streamFollowing(c, execution, after, () => {
-    // Only a tool's result changes the plan: the run's other events are not gone through again.
-    let result = false;
-    for (; read < execution.events.length; read++) result ||= execution.events[read].type === "tool_result";
-    if (result) changes = planEvents(execution.events, execution.watch.detailed());
+    // Only a tool's result or a list set over the API changes the plan: the run's other events are
+    // not gone through again.
+    let changed = edits < execution.planEdits.length;
+    edits = execution.planEdits.length;
+    for (; read < execution.events.length; read++) changed ||= execution.events[read].type === "tool_result";
+    if (changed) changes = planEvents(execution.events, execution.watch.detailed(), execution.planEdits);
     return changes;
   });
 }

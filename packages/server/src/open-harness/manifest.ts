@@ -90,12 +90,14 @@ export const CAPABILITIES = {
   },
   memory: {
     supported: true,
-    operations: ["memory.get", "memory.listBlocks", "memory.getBlock", "memory.createBlock", "memory.updateBlock", "memory.deleteBlock"],
+    operations: ["memory.get", "memory.listBlocks", "memory.getBlock", "memory.createBlock", "memory.updateBlock", "memory.deleteBlock", "memory.search", "memory.export", "memory.import"],
     limitations: [
       "per session (session_id in the query): the memory files its runs read at their start (CLAUDE.md, .claude/CLAUDE.md, AGENTS.md, CLAUDE.local.md and rules, of the user and of the directories down to the workspace, the files they import, and auto memory's MEMORY.md when it is on), in that order; every agent of the session has the same, and a change is every agent's",
       "each file is one block labelled by its path (in the workspace; \"~/…\" in the user's home; else absolute), its text as the run reads it (a rule's without its frontmatter) with secrets hidden as ***, updated_at its last change, scope its level (user, project, parent, local, auto); rules that apply to some paths only are not listed",
       "blocks of the workspace are written: create makes a memory file a run reads at its start (label CLAUDE.md, .claude/CLAUDE.md, AGENTS.md, CLAUDE.local.md or a .md file of .claude/rules; a bare name such as persona is the rule .claude/rules/persona.md), update replaces a file's text (a rule keeps its frontmatter), delete removes the file; the session's next run reads the change; the user's blocks and those outside the workspace are read only (403); read_only: true is not supported (501)",
-      "the archive (archive_size is 0), search, export and import are not implemented (501)",
+      "search finds the blocks (as read, secrets hidden) that hold the query, ignoring case: one result a block, content the lines that hold it (at most 20, each cut at 500 characters), relevance_score the block's count of matches over the highest (the best is 1), matches that count; the best first, at most limit",
+      "export is a ZIP of the workspace's blocks: each file as it is under blocks/<label>, blocks.json (the blocks as read) and archive.json (empty); import writes such a ZIP's blocks/ files back as blocks through create's and update's checks, all checked before any is written (at most 200 files, 8 MiB); merge_strategy overwrite (default) or skip, conflicts naming the blocks that were there; merge, and archive entries, are not supported (501); a new file the runs would not read is taken back and listed in skipped",
+      "the archive is not implemented (archive_size is 0; getArchive and addToArchive answer 501)",
     ],
   },
   subagents: {

@@ -15,6 +15,7 @@ import { mountAgentRoutes } from "./routes-agents.ts";
 import { mountAgentWriteRoutes } from "./routes-agents-write.ts";
 import { mountMemoryRoutes } from "./routes-memory.ts";
 import { mountMemoryWriteRoutes } from "./routes-memory-write.ts";
+import { mountMemoryTransferRoutes } from "./routes-memory-transfer.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
@@ -144,6 +145,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountHookWriteRoutes(oh);
   mountMemoryRoutes(oh);
   mountMemoryWriteRoutes(oh);
+  mountMemoryTransferRoutes(oh);
   mountAgentRoutes(oh);
   mountAgentWriteRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);

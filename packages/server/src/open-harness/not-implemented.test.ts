@@ -13,7 +13,7 @@ test("a request for an operation of the spec that is not implemented is named by
     ["POST", "/harnesses/harness/agents/main/subagents", undefined],
     ["DELETE", "/harnesses/harness/agents/main/subagents/s1", undefined],
     ["PUT", "/harnesses/harness/agents/a1/memory/blocks/persona", undefined],
-    ["POST", "/harnesses/harness/agents/a1/memory/search", "memory.search"],
+    ["POST", "/harnesses/harness/agents/a1/memory/search", undefined],
     ["POST", "/harnesses/harness/hooks", undefined],
     ["POST", "/harnesses/harness/mcp-servers", undefined],
     ["POST", "/harnesses/harness/mcp-servers/m1/health", undefined],

@@ -20,7 +20,7 @@ import { inWorkspace, readWorkspaceText } from "./settings-edit.ts";
 import { deleteAt, writeFileAt } from "./workspace-files.ts";
 import { WorkspacePath } from "./workspace-paths.ts";
 
-const Value = z.string().min(1, "must not be empty").max(100_000, "must be at most 100000 characters");
+export const Value = z.string().min(1, "must not be empty").max(100_000, "must be at most 100000 characters");
 const CreateBody = z.strictObject({ label: z.string().min(1, "must not be empty").max(1000), value: Value, read_only: z.boolean().optional() });
 const UpdateBody = z.strictObject({ value: Value });
 /** A label that names a rule rather than a file. */
@@ -29,9 +29,9 @@ const BARE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 const OWN_FILES = ["CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "CLAUDE.local.md"];
 const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
-type Place = { settings: SessionSettings; agentId: string; sessionId: string };
+export type Place = { settings: SessionSettings; agentId: string; sessionId: string };
 
-async function placeOf(oh: OpenHarness, c: Context): Promise<Place> {
+export async function placeOf(oh: OpenHarness, c: Context): Promise<Place> {
   const settings = await sessionSettings(oh, c);
   const agentId = c.req.param("agentId")!;
   await agentOf(oh, c, agentId, settings);
@@ -40,7 +40,7 @@ async function placeOf(oh: OpenHarness, c: Context): Promise<Place> {
 
 /** The workspace path of the file a new block labelled `label` is, refused (400) when the runs
  * would not read it at their start. */
-function fileOfLabel(settings: SessionSettings, label: string, operation: string): string {
+export function fileOfLabel(settings: SessionSettings, label: string, operation: string): string {
   const { cwd, projectRoot, home } = settings.place;
   const rules = path.join(projectRoot, ".claude", "rules");
   if (BARE.test(label)) return inWorkspace(cwd, path.join(rules, `${label}.md`), `the rule ${label}`, home);
@@ -66,7 +66,7 @@ async function writableBlock(oh: OpenHarness, c: Context, place: Place, operatio
 }
 
 /** The block `label` as the read routes show it now; undefined when the runs do not read it. */
-async function shown(oh: OpenHarness, c: Context, agentId: string, label: string): Promise<MemoryBlock | undefined> {
+export async function shown(oh: OpenHarness, c: Context, agentId: string, label: string): Promise<MemoryBlock | undefined> {
   return (await blocksOf(oh, c, agentId)).find((b) => b.label === label);
 }
 

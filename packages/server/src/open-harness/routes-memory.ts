@@ -8,12 +8,21 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Context } from "hono";
+import { z } from "zod";
 import { loadMemory } from "@harness/agent/load-memory";
 import { runAutoMemory } from "@harness/agent/run-auto-memory";
+import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, type OpenHarness } from "./common.ts";
+import { searchBlocks } from "./memory-search.ts";
 import { agentOf } from "./routes-agents.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
+
+const SearchBody = z.strictObject({
+  query: z.string().min(1, "must not be empty").max(1000, "must be at most 1000 characters"),
+  include_archive: z.boolean().optional(),
+  limit: z.number().int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100").default(10),
+});
 
 export type MemoryBlock = { label: string; value: string; read_only: boolean; updated_at: string; scope: string };
 
@@ -67,6 +76,15 @@ export function mountMemoryRoutes(oh: OpenHarness): void {
   app.get(
     `${H}/agents/:agentId/memory/blocks`,
     handle(async (c) => c.json({ blocks: await blocksOf(oh, c, c.req.param("agentId")!) })),
+  );
+  // There is no archive: include_archive (true by default) finds nothing more.
+  app.post(
+    `${H}/agents/:agentId/memory/search`,
+    handle(async (c) => {
+      const body = check(SearchBody, await bodyOf(c));
+      const blocks = await blocksOf(oh, c, c.req.param("agentId")!);
+      return c.json({ results: searchBlocks(blocks, body.query, body.limit) });
+    }),
   );
   app.get(
     `${H}/agents/:agentId/memory/blocks/:label`,

@@ -1,0 +1,21 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { searchBlocks } from "./memory-search.ts";
+
+const block = (label: string, value: string) => ({ label, value, read_only: false, updated_at: "t", scope: "project" });
+
+test("blocks holding the query in any case, the one holding it most first, quoting the lines that hold it", () => {
+  const blocks = [
+    block("CLAUDE.md", "# Project\nUse pnpm.\nRun TESTS with pnpm test."),
+    block(".claude/rules/tests.md", "Tests first.\nNo tests skipped.\nTests are fast."),
+    block("AGENTS.md", "Nothing here."),
+  ];
+  const results = searchBlocks(blocks, "tests", 10);
+  assert.deepEqual(results, [
+    { source: "block", label: ".claude/rules/tests.md", content: "Tests first.\nNo tests skipped.\nTests are fast.", matches: 3, relevance_score: 1 },
+    { source: "block", label: "CLAUDE.md", content: "Run TESTS with pnpm test.", matches: 1, relevance_score: 0.333 },
+  ]);
+  assert.equal(searchBlocks(blocks, "tests", 1).length, 1);
+  assert.deepEqual(searchBlocks(blocks, "yarn", 10), []);
+  assert.equal(searchBlocks([block("CLAUDE.md", "a\nb")], "a\nb", 10)[0].content, "a\nb");
+});

@@ -2,7 +2,7 @@
 // its runs use (here the fake Anthropic API, which takes one key only), the key never in the answer.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { freePort } from "@harness/test-utils";
+import { freePort, startFakeOpenAI } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, V1 } from "./open-harness-support.ts";
 
@@ -66,5 +66,24 @@ test("a server without a key says so, and a provider out of reach is unreachable
     assert.match(away.error, new RegExp(`could not be reached at http://127.0.0.1:${port}`));
   } finally {
     await h.close();
+  }
+});
+
+test("runs on an OpenAI-compatible model are checked by listing its models, the provider's quote of a refused key hidden", async () => {
+  const openai = await startFakeOpenAI({ apiKeys: ["sk-right-key-0001"] });
+  const h = await startHarness({}, { HARNESS_MODEL: "openai/gpt-test", OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: "sk-right-key-0001" });
+  const api = apiAs(h.server.url);
+  try {
+    const own = await (await api(`${V1}/validate-credentials`, validate({}))).json();
+    assert.deepEqual(own, { valid: true, stored: false, provider: "openai", base_url: openai.url, model: "gpt-test", key_source: "server" });
+    const wrong = await api(`${V1}/validate-credentials`, validate({ api_key: "sk-wrong-key-0002" }));
+    const text = await wrong.text();
+    const answer = JSON.parse(text);
+    assert.deepEqual([answer.valid, answer.reason, answer.key_source], [false, "refused", "request"]);
+    assert.match(answer.error, /the OpenAI-compatible API refused the key \(401\): Incorrect API key provided: \*\*\*/);
+    assert.ok(!text.includes("0002") && !text.includes("0001"));
+  } finally {
+    await h.close();
+    await openai.close();
   }
 });

@@ -89,4 +89,11 @@ export type FakeOpenAIQuirks = {
   noUsage?: boolean;
 };
 
-export type FakeOpenAIOptions = ScriptedReplies<FakeOpenAIReply> & { quirks?: FakeOpenAIQuirks };
+export type FakeOpenAIOptions = ScriptedReplies<FakeOpenAIReply> & {
+  quirks?: FakeOpenAIQuirks;
+  /** The bearer tokens the server takes: a request with another, or none, is answered 401 as the
+   * API answers it (quoting the key's start and end). Default: any. */
+  apiKeys?: readonly string[];
+  /** The ids GET /models lists. Default: ["gpt-test"]. */
+  models?: readonly string[];
+};

@@ -174,7 +174,7 @@ test("an under-scripted test gets a 500 naming the request; bad bodies and route
   const invalid = await post(fake.url, { model: "m", messages: [] });
   assert.equal(invalid.status, 400);
   assert.match(((await invalid.json()) as { error: { message: string } }).error.message, /messages/);
-  const unknown = await fetch(`${fake.url}/models`);
+  const unknown = await fetch(`${fake.url}/embeddings`);
   assert.equal(unknown.status, 404);
   await unknown.body?.cancel();
 });
@@ -187,4 +187,16 @@ test("close() ends a stream that is still open and rejects pending waits", async
   await fake.close();
   await reading;
   await waiting;
+});
+
+test("GET /models lists the models; with apiKeys, another key is refused 401 as the API refuses it", async (t) => {
+  const fake = await startFakeOpenAI({ apiKeys: ["sk-right-key-0001"], models: ["gpt-a", "gpt-b"] });
+  t.after(() => fake.close());
+  const list = (key: string) => fetch(`${fake.url}/models`, { headers: { authorization: `Bearer ${key}` } });
+  const right = await list("sk-right-key-0001");
+  assert.equal(right.status, 200);
+  assert.deepEqual(((await right.json()) as { data: { id: string }[] }).data.map((model) => model.id), ["gpt-a", "gpt-b"]);
+  const wrong = await list("sk-wrong-key-0002");
+  assert.equal(wrong.status, 401);
+  assert.deepEqual(await wrong.json(), { error: { message: "Incorrect API key provided: sk-***0002.", type: "invalid_request_error", param: null, code: "invalid_api_key" } });
 });

@@ -8,11 +8,24 @@ import { errorBody } from "./fake-openai-wire.ts";
 
 /** Chat completions, with or without the /v1 prefix (clients differ in what they put in the base URL). */
 const ROUTES: ReadonlySet<string> = new Set(["/v1/chat/completions", "/chat/completions"]);
+const MODELS: ReadonlySet<string> = new Set(["/v1/models", "/models"]);
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const quirks = options.quirks ?? {};
   const handle = async (incoming: Incoming, fake: FakeServer<FakeOpenAIReply>): Promise<void> => {
     const { req, res, path } = incoming;
+    const key = /^Bearer (.*)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+    if (options.apiKeys && !options.apiKeys.includes(key)) {
+      req.resume();
+      const shown = key === "" ? "none" : `${key.slice(0, 3)}***${key.slice(-4)}`;
+      sendOpenAIJson(res, 401, errorBody("invalid_request_error", `Incorrect API key provided: ${shown}.`, "invalid_api_key"));
+      return;
+    }
+    if (req.method === "GET" && MODELS.has(path)) {
+      req.resume();
+      sendOpenAIJson(res, 200, { object: "list", data: (options.models ?? ["gpt-test"]).map((id) => ({ id, object: "model", created: 0, owned_by: "fake-openai" })) });
+      return;
+    }
     if (req.method !== "POST" || !ROUTES.has(path)) {
       req.resume();
       sendOpenAIJson(res, 404, errorBody("invalid_request_error", `fake-openai: no route for ${req.method} ${path}`));

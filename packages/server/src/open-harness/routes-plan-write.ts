@@ -54,7 +54,11 @@ function todosOf(tasks: z.infer<typeof TaskIn>[], current: PlanList | undefined,
 async function setTodos(execution: Execution, todos: Todo[], operation: string): Promise<void> {
   const answer = await execution.setTodos(todos);
   if (answer.ok) return;
-  if (answer.status === 409 || answer.status === 404) throw new ApiError(409, "execution_finished", `execution "${execution.id}" is not under way (${answer.message}): its plan is the run's`, operation);
+  if (answer.status === 409 || answer.status === 404) {
+    // Ended meanwhile; or not started on its runner yet, which a moment mends.
+    if (execution.watch.finished) throw new ApiError(409, "execution_finished", `execution "${execution.id}" has ended: its plan is the run's, as it left it`, operation);
+    throw new ApiError(409, "conflict", `the plan of execution "${execution.id}" cannot be changed now (${answer.message}): try again`, operation);
+  }
   if (answer.status === 501) throw new ApiError(501, "not_implemented", `the plan cannot be changed: ${answer.message}`, operation);
   throw new ApiError(502, "runner_error", `the session's runner did not take the plan: ${answer.message}`, operation);
 }

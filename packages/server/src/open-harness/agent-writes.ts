@@ -10,6 +10,7 @@ import { realPathOf } from "@harness/agent/real-paths";
 import { agentAsLoaded, agentFileText } from "./agent-files.ts";
 import { ApiError } from "./errors.ts";
 import type { OpenHarness } from "./common.ts";
+import { inTurn } from "./one-at-a-time.ts";
 import { pluginsOf } from "./routes-agents.ts";
 import { stillOwned } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
@@ -21,12 +22,18 @@ export const AGENTS_DIR = ".claude/agents";
 /** The session the query names, where its runs work, and the agents they would have. */
 export type AgentPlace = { settings: SessionSettings; root: string; sessionId: string; agents: AgentDefinition[] };
 
-export async function agentPlace(oh: OpenHarness, c: Context): Promise<AgentPlace> {
-  const settings = await sessionSettings(oh, c);
+export async function agentPlace(oh: OpenHarness, c: Context, settings?: SessionSettings): Promise<AgentPlace> {
+  settings ??= await sessionSettings(oh, c);
   const { place, loaded } = settings;
   const plugins = await pluginsOf(place, loaded);
   const { agents } = await loadAgentDefinitions({ home: place.home, projectRoot: place.projectRoot, plugins });
   return { settings, root: place.cwd, sessionId: c.req.query("session_id")!, agents };
+}
+
+/** `work` given the place of the session of `settings`, its agents read once the API's writes of
+ * that workspace's agents before it are done: what it finds there is still so when it writes. */
+export function agentsInTurn<T>(oh: OpenHarness, c: Context, settings: SessionSettings, work: (at: AgentPlace) => Promise<T>): Promise<T> {
+  return inTurn(`agents ${settings.place.cwd}`, async () => work(await agentPlace(oh, c, settings)));
 }
 
 /** The agent `id` of the place, or 404 agent_not_found. */

@@ -7,12 +7,13 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { bodyOf, check } from "../sessions/api.ts";
 import { agentAsLoaded, agentFileText, changedAgentText, EntryName, type AgentFields } from "./agent-files.ts";
-import { agentPlace, agentText, checkFree, definitionOf, deleteAgentFile, writableFile, writeAgentFile } from "./agent-writes.ts";
+import { agentPlace, agentsInTurn, agentText, checkFree, definitionOf, deleteAgentFile, writableFile, writeAgentFile } from "./agent-writes.ts";
 import { H, handle, harnessOf, refuseUnsupported, type OpenHarness } from "./common.ts";
 import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
 import { formOf } from "./multipart.ts";
 import { agentOf } from "./routes-agents.ts";
+import { sessionSettings } from "./session-settings.ts";
 import { readZip } from "./zip-reader.ts";
 import { zipOf } from "./zip-writer.ts";
 
@@ -114,16 +115,20 @@ async function importedText(c: Context): Promise<{ name?: string; text: string }
 export function mountAgentWriteRoutes(oh: OpenHarness): void {
   const { app } = oh;
   const created = async (c: Context, name: string) => c.json({ agent: await agentOf(oh, c, name) }, 201);
+  // Each write: the session checked, its body read, then the agents looked at and the file written
+  // in their turn (agentsInTurn).
   app.post(
     `${H}/agents/import`,
     handle(async (c) => {
       harnessOf(c);
-      const at = await agentPlace(oh, c);
+      const settings = await sessionSettings(oh, c);
       const { name, text } = await importedText(c);
       const agentName = name ?? (await agentAsLoaded(text, "AGENTS.md", "bundle")).name;
       check(EntryName, agentName, "the bundle's agent name");
-      checkFree(at, agentName, "agents.import");
-      await writeAgentFile(oh, c, at, agentName, text, "agents.import");
+      await agentsInTurn(oh, c, settings, async (at) => {
+        checkFree(at, agentName, "agents.import");
+        await writeAgentFile(oh, c, at, agentName, text, "agents.import");
+      });
       return created(c, agentName);
     }),
   );
@@ -131,10 +136,12 @@ export function mountAgentWriteRoutes(oh: OpenHarness): void {
     `${H}/agents`,
     handle(async (c) => {
       harnessOf(c);
-      const at = await agentPlace(oh, c);
+      const settings = await sessionSettings(oh, c);
       const { name, text } = await createdText(c);
-      checkFree(at, name, "agents.create");
-      await writeAgentFile(oh, c, at, name, text, "agents.create");
+      await agentsInTurn(oh, c, settings, async (at) => {
+        checkFree(at, name, "agents.create");
+        await writeAgentFile(oh, c, at, name, text, "agents.create");
+      });
       return created(c, name);
     }),
   );
@@ -142,23 +149,26 @@ export function mountAgentWriteRoutes(oh: OpenHarness): void {
     `${H}/agents/:agentId`,
     handle(async (c) => {
       harnessOf(c);
-      const at = await agentPlace(oh, c);
-      const agent = definitionOf(at, c.req.param("agentId")!);
-      const relative = writableFile(at, agent, "agents.update");
+      const settings = await sessionSettings(oh, c);
       const changes = fieldsOf(check(UpdateBody, await bodyOf(c, AGENT_MAX_BYTES)), "agents.update");
-      const current = await agentText(at, agent);
-      refuseEchoedSecrets(current, [changes.systemPrompt, changes.description], at.settings.hide, `agent ${agent.name}'s file`, "agents.update");
-      const text = changedAgentText(current, changes);
-      const name = changes.name ?? agent.name;
-      if (name === agent.name) {
-        await writeAgentFile(oh, c, at, name, text, "agents.update", relative, true);
-        return c.json({ agent: await agentOf(oh, c, name) });
-      }
-      // Renamed: its file too, when it was named after it.
-      checkFree(at, name, "agents.update");
-      const moved = relative.endsWith(`/${agent.name}.md`) ? `${relative.slice(0, -`${agent.name}.md`.length)}${name}.md` : relative;
-      await writeAgentFile(oh, c, at, name, text, "agents.update", moved, moved === relative);
-      if (moved !== relative) await deleteAgentFile(at, relative);
+      const name = await agentsInTurn(oh, c, settings, async (at) => {
+        const agent = definitionOf(at, c.req.param("agentId")!);
+        const relative = writableFile(at, agent, "agents.update");
+        const current = await agentText(at, agent);
+        refuseEchoedSecrets(current, [changes.systemPrompt, changes.description], at.settings.hide, `agent ${agent.name}'s file`, "agents.update");
+        const text = changedAgentText(current, changes);
+        const name = changes.name ?? agent.name;
+        if (name === agent.name) {
+          await writeAgentFile(oh, c, at, name, text, "agents.update", relative, true);
+          return name;
+        }
+        // Renamed: its file too, when it was named after it.
+        checkFree(at, name, "agents.update");
+        const moved = relative.endsWith(`/${agent.name}.md`) ? `${relative.slice(0, -`${agent.name}.md`.length)}${name}.md` : relative;
+        await writeAgentFile(oh, c, at, name, text, "agents.update", moved, moved === relative);
+        if (moved !== relative) await deleteAgentFile(at, relative);
+        return name;
+      });
       return c.json({ agent: await agentOf(oh, c, name) });
     }),
   );
@@ -166,8 +176,8 @@ export function mountAgentWriteRoutes(oh: OpenHarness): void {
     `${H}/agents/:agentId`,
     handle(async (c) => {
       harnessOf(c);
-      const at = await agentPlace(oh, c);
-      await deleteAgentFile(at, writableFile(at, definitionOf(at, c.req.param("agentId")!), "agents.delete"));
+      const settings = await sessionSettings(oh, c);
+      await agentsInTurn(oh, c, settings, (at) => deleteAgentFile(at, writableFile(at, definitionOf(at, c.req.param("agentId")!), "agents.delete")));
       return c.body(null, 204);
     }),
   );
@@ -175,11 +185,13 @@ export function mountAgentWriteRoutes(oh: OpenHarness): void {
     `${H}/agents/:agentId/clone`,
     handle(async (c) => {
       harnessOf(c);
-      const at = await agentPlace(oh, c);
-      const agent = definitionOf(at, c.req.param("agentId")!);
+      const settings = await sessionSettings(oh, c);
       const body = check(CloneBody, await bodyOf(c));
-      checkFree(at, body.new_name, "agents.clone");
-      await writeAgentFile(oh, c, at, body.new_name, changedAgentText(await agentText(at, agent), { name: body.new_name }), "agents.clone");
+      await agentsInTurn(oh, c, settings, async (at) => {
+        const agent = definitionOf(at, c.req.param("agentId")!);
+        checkFree(at, body.new_name, "agents.clone");
+        await writeAgentFile(oh, c, at, body.new_name, changedAgentText(await agentText(at, agent), { name: body.new_name }), "agents.clone");
+      });
       return created(c, body.new_name);
     }),
   );

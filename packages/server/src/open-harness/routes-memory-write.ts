@@ -12,6 +12,7 @@ import { bodyOf, check } from "../sessions/api.ts";
 import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
+import { inTurn } from "./one-at-a-time.ts";
 import { agentOf } from "./routes-agents.ts";
 import { blocksOf, type MemoryBlock } from "./routes-memory.ts";
 import { SessionQuery, stillOwned } from "./session-of.ts";
@@ -72,6 +73,10 @@ export async function shown(oh: OpenHarness, c: Context, agentId: string, label:
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
+/** `work` once the API's writes of the memory files of the place's workspace before it are done:
+ * what it finds there is still so when it writes. */
+const inMemoryTurn = <T>(place: Place, work: () => Promise<T>) => inTurn(`memory ${place.settings.place.cwd}`, work);
+
 export function mountMemoryWriteRoutes(oh: OpenHarness): void {
   const { app } = oh;
   app.post(
@@ -83,16 +88,19 @@ export function mountMemoryWriteRoutes(oh: OpenHarness): void {
       if (body.read_only) throw new ApiError(501, "not_implemented", "read_only: true is not supported: the blocks of the workspace are its files, which the runs may write too; those outside it are read only", operation);
       const relative = fileOfLabel(place.settings, body.label, operation);
       const root = place.settings.place.cwd;
-      await writeFileAt(root, relative, encode(body.value), false, stillOwned(oh, c, place.sessionId)).catch((error: unknown) => {
-        throw error instanceof ApiError && error.code === "file_exists" ? new ApiError(409, "memory_block_exists", `"${relative}" exists: update it with PUT .../memory/blocks/${encodeURIComponent(relative)}`, operation) : error;
+      const block = await inMemoryTurn(place, async () => {
+        await writeFileAt(root, relative, encode(body.value), false, stillOwned(oh, c, place.sessionId)).catch((error: unknown) => {
+          throw error instanceof ApiError && error.code === "file_exists" ? new ApiError(409, "memory_block_exists", `"${relative}" exists: update it with PUT .../memory/blocks/${encodeURIComponent(relative)}`, operation) : error;
+        });
+        const block = await shown(oh, c, place.agentId, relative);
+        if (!block) {
+          // Written, but not as memory the runs read (its frontmatter gives paths, or claudeMdExcludes
+          // leaves it out): taken back, so that nothing the runs ignore is left behind.
+          await deleteAt(root, relative, false).catch(() => {});
+          throw new ApiError(400, "invalid_request", `"${relative}" would not be read at the runs' start (a rule whose frontmatter gives paths, or a file the settings' claudeMdExcludes leaves out); it was not kept`, operation);
+        }
+        return block;
       });
-      const block = await shown(oh, c, place.agentId, relative);
-      if (!block) {
-        // Written, but not as memory the runs read (its frontmatter gives paths, or claudeMdExcludes
-        // leaves it out): taken back, so that nothing the runs ignore is left behind.
-        await deleteAt(root, relative, false).catch(() => {});
-        throw new ApiError(400, "invalid_request", `"${relative}" would not be read at the runs' start (a rule whose frontmatter gives paths, or a file the settings' claudeMdExcludes leaves out); it was not kept`, operation);
-      }
       return c.json({ block }, 201);
     }),
   );
@@ -102,13 +110,16 @@ export function mountMemoryWriteRoutes(oh: OpenHarness): void {
       const operation = "memory.updateBlock";
       const place = await placeOf(oh, c);
       const body = check(UpdateBody, await bodyOf(c));
-      const block = await writableBlock(oh, c, place, operation);
       const root = place.settings.place.cwd;
-      // A rule's value is its text without its frontmatter, which a new value without one keeps.
-      const before = (await readWorkspaceText(root, block.label)) ?? "";
-      refuseEchoedSecrets(before, [body.value], place.settings.hide, `memory block "${block.label}"`, operation);
-      const front = block.label.startsWith(".claude/rules/") && !FRONTMATTER.test(body.value) ? (FRONTMATTER.exec(before)?.[0] ?? "") : "";
-      await writeFileAt(root, block.label, encode(front + body.value), true, stillOwned(oh, c, place.sessionId));
+      const block = await inMemoryTurn(place, async () => {
+        const block = await writableBlock(oh, c, place, operation);
+        // A rule's value is its text without its frontmatter, which a new value without one keeps.
+        const before = (await readWorkspaceText(root, block.label)) ?? "";
+        refuseEchoedSecrets(before, [body.value], place.settings.hide, `memory block "${block.label}"`, operation);
+        const front = block.label.startsWith(".claude/rules/") && !FRONTMATTER.test(body.value) ? (FRONTMATTER.exec(before)?.[0] ?? "") : "";
+        await writeFileAt(root, block.label, encode(front + body.value), true, stillOwned(oh, c, place.sessionId));
+        return block;
+      });
       const after = await shown(oh, c, place.agentId, block.label);
       return c.json({ block: after ?? { ...block, value: body.value, updated_at: new Date().toISOString() } });
     }),
@@ -118,8 +129,7 @@ export function mountMemoryWriteRoutes(oh: OpenHarness): void {
     handle(async (c) => {
       const operation = "memory.deleteBlock";
       const place = await placeOf(oh, c);
-      const block = await writableBlock(oh, c, place, operation);
-      await deleteAt(place.settings.place.cwd, block.label, false);
+      await inMemoryTurn(place, async () => deleteAt(place.settings.place.cwd, (await writableBlock(oh, c, place, operation)).label, false));
       return c.body(null, 204);
     }),
   );

@@ -15,12 +15,13 @@ import { refuseHome } from "./agent-writes.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
 import { ApiError } from "./errors.ts";
 import { formOf } from "./multipart.ts";
+import { inTurn } from "./one-at-a-time.ts";
 import { skillShape } from "./routes-skills.ts";
 import { ownSession, SessionQuery, stillOwned } from "./session-of.ts";
 import { bundleOf, refuseInvalid, SKILL_MAX_BYTES, SKILL_MAX_FILES, validateBundle, type Bundle } from "./skill-files.ts";
-import { installSkill, SKILLS_DIR } from "./skill-install.ts";
+import { installSkill, SKILLS_DIR, uninstallSkill } from "./skill-install.ts";
 import { downloadEntries } from "./workspace-batch.ts";
-import { deleteAt, openFile, writeFileAt } from "./workspace-files.ts";
+import { openFile, writeFileAt } from "./workspace-files.ts";
 import { zipOf } from "./zip-writer.ts";
 
 const FORM_SLACK = 1024 * 1024;
@@ -41,6 +42,12 @@ async function skillPlace(oh: OpenHarness, c: Context): Promise<SkillPlace> {
   if (c.req.method !== "GET") refuseHome(root, oh.home, `skills.${{ POST: "register", PATCH: "update", DELETE: "uninstall" }[c.req.method] ?? "register"}`);
   const { skills } = await discoverSkills({ home: oh.home, projectRoot: root });
   return { root, userId, sessionId: session_id, skills };
+}
+
+/** `work` given the place with its skills read once the API's writes of the workspace's skills
+ * before it are done: what it finds there is still so when it writes. */
+async function skillsInTurn<T>(oh: OpenHarness, at: SkillPlace, work: (now: SkillPlace) => Promise<T>): Promise<T> {
+  return inTurn(`skills ${at.root}`, async () => work({ ...at, skills: (await discoverSkills({ home: oh.home, projectRoot: at.root })).skills }));
 }
 
 /** The workspace's own skill `id` (its folder .claude/skills/<id>): 404 when the runs find none by
@@ -100,9 +107,11 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
       const at = await skillPlace(oh, c);
       const { bundle } = await formBundle(c, "skills.register", ["metadata"]);
       const name = refuseInvalid(await validateBundle(bundle), "skills.register");
-      const there = at.skills.find((s) => s.name === name);
-      if (there) throw new ApiError(409, "skill_exists", `a skill "${name}" is there already (scope ${there.scope}): uninstall it first, or choose another name`, "skills.register");
-      await installSkill(at.root, name, bundle.files, stillOwned(oh, c, at.sessionId));
+      await skillsInTurn(oh, at, async ({ skills }) => {
+        const there = skills.find((s) => s.name === name);
+        if (there) throw new ApiError(409, "skill_exists", `a skill "${name}" is there already (scope ${there.scope}): uninstall it first, or choose another name`, "skills.register");
+        await installSkill(at.root, name, bundle.files, stillOwned(oh, c, at.sessionId));
+      });
       oh.events.record(at.userId, "skill.installed", { skill_id: name, session_id: at.sessionId });
       return c.json({ skill: await shapeOf(at.root, name) }, 201);
     }),
@@ -111,16 +120,18 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
     `${H}/skills/:skillId`,
     handle(async (c) => {
       const at = await skillPlace(oh, c);
-      const skill = ownSkill(at, c.req.param("skillId")!, "skills.update");
       const body = check(UpdateBody, await bodyOf(c));
-      if (body.description !== undefined) {
+      const skill = await skillsInTurn(oh, at, async (now) => {
+        const skill = ownSkill(now, c.req.param("skillId")!, "skills.update");
+        if (body.description === undefined) return skill;
         const relative = `${SKILLS_DIR}/${skill.name}/SKILL.md`;
         const { handle: file } = await openFile(at.root, relative);
         const text = await file.readFile("utf8").finally(() => file.close());
         const changed = Buffer.from(changedAgentText(text, { description: body.description }));
         refuseInvalid(await validateBundle({ files: [{ path: "SKILL.md", data: changed }], folder: skill.name }), "skills.update");
         await writeFileAt(at.root, relative, changed, true, stillOwned(oh, c, at.sessionId));
-      }
+        return skill;
+      });
       return c.json({ skill: await shapeOf(at.root, skill.name) });
     }),
   );
@@ -128,8 +139,11 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
     `${H}/skills/:skillId`,
     handle(async (c) => {
       const at = await skillPlace(oh, c);
-      const skill = ownSkill(at, c.req.param("skillId")!, "skills.uninstall");
-      await deleteAt(at.root, `${SKILLS_DIR}/${skill.name}`, true);
+      const skill = await skillsInTurn(oh, at, async (now) => {
+        const skill = ownSkill(now, c.req.param("skillId")!, "skills.uninstall");
+        await uninstallSkill(at.root, skill.name);
+        return skill;
+      });
       oh.events.record(at.userId, "skill.uninstalled", { skill_id: skill.name, session_id: at.sessionId });
       return c.body(null, 204);
     }),

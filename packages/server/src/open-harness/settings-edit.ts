@@ -8,6 +8,7 @@ import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
 import { isWithin } from "@harness/agent/real-paths";
 import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
 import { ApiError } from "./errors.ts";
+import { inTurn } from "./one-at-a-time.ts";
 import { writeFileAt, type SessionCheck } from "./workspace-files.ts";
 import { confined, openConfined, refusalOf } from "./workspace-paths.ts";
 
@@ -55,20 +56,6 @@ function withExactNumbers(text: string, value: Record<string, unknown>): Record<
   return JSON.parse(text.replace(/^\uFEFF/, ""), (_key: string, parsed: unknown, context?: { source?: string }) =>
     typeof parsed === "number" && context?.source !== undefined && String(parsed) !== context.source ? raw(context.source) : parsed,
   ) as Record<string, unknown>;
-}
-
-const queues = new Map<string, Promise<unknown>>();
-
-/** `work` once the changes of `key` before it are done. */
-async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const before = queues.get(key) ?? Promise.resolve();
-  const mine = before.catch(() => {}).then(work);
-  queues.set(key, mine);
-  try {
-    return await mine;
-  } finally {
-    if (queues.get(key) === mine) queues.delete(key);
-  }
 }
 
 /** Reads the JSON object of `relative` in the workspace `root`, makes its new value with `change`

@@ -1,7 +1,8 @@
-// Putting a skill's folder in a session's workspace whole: its files are written into a hidden
-// folder beside where it goes (the runs' loader passes by names starting with "."), then that folder
-// is renamed into place in .claude/skills as it is open (inDirectory): a run never finds half a
-// skill, and nothing is written through a link that leads out of the workspace.
+// Putting a skill's folder in a session's workspace whole, and taking it away whole: its files are
+// written into a hidden folder beside where it goes (the runs' loader passes by names starting with
+// "."), then that folder is renamed into place in .claude/skills as it is open (inDirectory); one
+// removed is renamed to a hidden name first, then deleted. A run never finds half a skill, and
+// nothing is written through a link that leads out of the workspace.
 import { randomBytes } from "node:crypto";
 import { lstat, rename } from "node:fs/promises";
 import { ApiError } from "./errors.ts";
@@ -31,4 +32,14 @@ export async function installSkill(root: string, name: string, files: BundleFile
     await deleteAt(root, `${SKILLS_DIR}/${temp}`, true).catch(() => {});
     throw error;
   }
+}
+
+/** Removes the folder (or link) .claude/skills/<name>: out of the runs' sight at once, then deleted. */
+export async function uninstallSkill(root: string, name: string): Promise<void> {
+  const old = `.harness-old-${randomBytes(6).toString("hex")}`;
+  const real = await confined(root, SKILLS_DIR);
+  await inDirectory(real, (fd) => checkOpened(fd, root, SKILLS_DIR), (at) => rename(at(name), at(old))).catch((error: unknown) => {
+    throw refusalOf(error, `${SKILLS_DIR}/${name}`);
+  });
+  await deleteAt(root, `${SKILLS_DIR}/${old}`, true);
 }

@@ -58,9 +58,11 @@ const FENCE = /^(\uFEFF?---[ \t]*\r?\n)([\s\S]*?\r?\n)?(---[ \t]*(?:\r?\n|$))/;
 
 /** `text` (an agent file that loads) with the frontmatter keys of `changes` set (each top-level
  * `key:` line, with the lines of its value below it, replaced; a key not there added at the end),
- * and its body replaced by `systemPrompt` when given. Other keys, comments and order stay. */
-export function changedAgentText(text: string, changes: Partial<AgentFields>): string {
+ * and its body replaced by `systemPrompt` when given. Other keys, comments and order stay. Text
+ * without frontmatter: 409 for a file there, 400 naming `field` for one a request gives. */
+export function changedAgentText(text: string, changes: Partial<AgentFields>, field?: string): string {
   const fence = FENCE.exec(text);
+  if (!fence && field !== undefined) throw new ApiError(400, "invalid_request", `${field}: the agent's file has no frontmatter to set its name in: it starts with a "---" line, then its YAML keys, then a closing "---" line`);
   if (!fence) throw new ApiError(409, "conflict", "the agent's file has no frontmatter to change: edit it as a file");
   let lines = (fence[2] ?? "").replace(/\r?\n$/, "").split(/\r?\n/);
   if (lines.length === 1 && lines[0] === "") lines = [];

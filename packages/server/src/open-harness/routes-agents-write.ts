@@ -76,7 +76,7 @@ async function createdText(c: Context): Promise<{ name: string; text: string }> 
     if (files.length !== 1 || !files[0]!.name.endsWith(".md")) throw new ApiError(400, "invalid_request", `files: one .md file (AGENTS.md or ${metadata.name}.md), the agent's file or its system prompt: a sub-agent is that one file`, "agents.create");
     const text = await files[0]!.text();
     if (!/^\uFEFF?---[ \t]*\r?\n/.test(text)) return { name: metadata.name, text: agentFileText({ ...metadata, systemPrompt: text }) };
-    return { name: metadata.name, text: changedAgentText(text, metadata) };
+    return { name: metadata.name, text: changedAgentText(text, metadata, "files") };
   } finally {
     form.release();
   }
@@ -106,7 +106,7 @@ async function importedText(c: Context): Promise<{ name?: string; text: string }
     const others = files.filter((f) => f !== file).map((f) => f.name);
     if (others.length > 0) throw new ApiError(400, "invalid_request", `bundle: a sub-agent is its one file, but the bundle also holds ${others.slice(0, 5).join(", ")}`, "agents.import");
     const text = file.data.toString("utf8");
-    return renamed === undefined ? { text } : { name: renamed, text: changedAgentText(text, { name: renamed }) };
+    return renamed === undefined ? { text } : { name: renamed, text: changedAgentText(text, { name: renamed }, "bundle") };
   } finally {
     form.release();
   }

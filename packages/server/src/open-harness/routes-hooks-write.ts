@@ -7,13 +7,14 @@
 import path from "node:path";
 import type { Context } from "hono";
 import { z } from "zod";
+import { parseHooksConfig } from "@harness/agent/hooks-config";
 import { isJsonObject } from "@harness/agent/json-text";
 import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import { groupProblems, loadedPlaces, placeOf } from "./hook-places.ts";
-import { EVENTS, HookEvent, hooksOf, type HookShape } from "./routes-hooks.ts";
+import { eventOf, HookEvent, hooksOf, type HookShape } from "./routes-hooks.ts";
 import { SessionQuery, stillOwned } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 import { editJsonFile, inWorkspace } from "./settings-edit.ts";
@@ -124,7 +125,10 @@ export function mountHookWriteRoutes(oh: OpenHarness): void {
       const scope = writable(body.scope ?? "project", operation, true);
       const event = body.harness_event ?? DEFAULT_EVENT[body.event];
       if (event === undefined) throw new ApiError(400, "invalid_request", 'harness_event: name the Claude Code event of a custom hook (SessionStart, UserPromptSubmit, Notification, …)', operation);
-      if ((EVENTS[event] ?? "custom") !== body.event) throw new ApiError(400, "invalid_request", `harness_event: ${event} is the event ${EVENTS[event] ?? "custom"}, not ${body.event}`, operation);
+      // Named first: an event such as __proto__ is lost on the way through the settings' checks.
+      const unknown = parseHooksConfig({ [event]: [] }, "settings").diagnostics[0];
+      if (unknown) throw new ApiError(400, "invalid_request", `harness_event: ${unknown.message}`, operation);
+      if (eventOf(event) !== body.event) throw new ApiError(400, "invalid_request", `harness_event: ${event} is the event ${eventOf(event)}, not ${body.event}`, operation);
       refuseRestricted(settings, operation);
       const file = fileOf(settings, scope);
       const group = { ...(body.matcher !== undefined && { matcher: body.matcher }), hooks: [hookEntry(body.handler)] };

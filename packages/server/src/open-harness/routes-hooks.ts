@@ -26,6 +26,10 @@ export const EVENTS: Record<string, z.infer<typeof HookEvent>> = {
   StopFailure: "error",
 };
 
+/** The spec's event of Claude Code's `name`: one of EVENTS' own keys (never what every object has,
+ * such as constructor), else custom. */
+export const eventOf = (name: string): z.infer<typeof HookEvent> => (Object.hasOwn(EVENTS, name) ? EVENTS[name]! : "custom");
+
 export type HookShape = {
   id: string;
   event: z.infer<typeof HookEvent>;
@@ -53,7 +57,7 @@ export async function hooksOf(oh: OpenHarness, c: Context, settings?: SessionSet
           if (!handler) return;
           hooks.push({
             id: `${source.scope}.${name}.${g}.${i}`,
-            event: EVENTS[name] ?? "custom",
+            event: eventOf(name),
             handler,
             enabled: true,
             harness_event: name,

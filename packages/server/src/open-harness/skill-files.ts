@@ -16,6 +16,8 @@ import { WorkspacePath } from "./workspace-paths.ts";
 /** A bundle holds at most this many files, of at most this many bytes in all (the spec's 10 MB). */
 export const SKILL_MAX_FILES = 200;
 export const SKILL_MAX_BYTES = 10 * 1024 * 1024;
+/** The longest name of a file or folder that file systems take. */
+const NAME_MAX_BYTES = 255;
 
 /** A file of a bundle: its path in the skill's folder. */
 export type BundleFile = { path: string; data: Uint8Array };
@@ -29,13 +31,19 @@ export type Validation = { valid: boolean; errors: ValidationIssue[]; warnings: 
  * holds it (the skill's folder, which names it). 400 naming a path that is not one. */
 export function bundleOf(files: { name: string; data: Uint8Array }[], operation: string): Bundle {
   if (files.length === 0) throw new ApiError(400, "invalid_request", "files: required: SKILL.md and the files the skill brings, each a part whose filename is its path", operation);
-  const paths = files.map((file) => check(WorkspacePath, file.name, `files: "${file.name}"`));
+  const paths = files.map((file) => {
+    // A Windows path would be one file named with backslashes here, and a folder of that name elsewhere.
+    if (file.name.includes("\\")) throw new ApiError(400, "invalid_request", `files: "${file.name}": must separate its folders with "/", not "\\"`, operation);
+    const path = check(WorkspacePath, file.name, `files: "${file.name}"`);
+    if (path.split("/").some((part) => Buffer.byteLength(part) > NAME_MAX_BYTES)) throw new ApiError(400, "invalid_request", `files: "${file.name}" has a name too long for the file system (at most ${NAME_MAX_BYTES} bytes between slashes)`, operation);
+    return path;
+  });
   const firsts = new Set(paths.map((path) => path.split("/")[0]));
   const folder = !paths.includes("SKILL.md") && firsts.size === 1 && paths.includes(`${[...firsts][0]}/SKILL.md`) ? [...firsts][0] : undefined;
   const strip = folder === undefined ? (path: string) => path : (path: string) => path.slice(folder.length + 1);
   const inside = files.map((file, i) => ({ path: strip(paths[i]!), data: file.data }));
-  const empty = inside.find((file) => file.path === "");
-  if (empty) throw new ApiError(400, "invalid_request", `files: "${folder}" is a folder, not a file`, operation);
+  const empty = inside.findIndex((file) => file.path === "");
+  if (empty >= 0) throw new ApiError(400, "invalid_request", `files: "${files[empty]!.name}" names the skill's folder itself, not a file in it`, operation);
   const seen = new Set<string>();
   for (const file of inside) {
     if (seen.has(file.path)) throw new ApiError(400, "invalid_request", `files: "${file.path}" is given more than once`, operation);

@@ -1,0 +1,64 @@
+// The Open Harness write routes given odd input: bundle paths that name no file, names too long for
+// the file system or written with Windows' separator, a hook event named after what every object
+// has, an agent's bundle or file without its frontmatter. Each is refused 400 naming what is wrong
+// (never a 500, never the server's own paths), and nothing is written.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { startHarness } from "./e2e-commands-support.ts";
+import { apiAs, V1 } from "./open-harness-support.ts";
+import { zipOf } from "../packages/server/src/open-harness/zip-writer.ts";
+
+const SKILL = "---\nname: deploy\ndescription: Deploys\n---\nRun.\n";
+
+async function zipHolding(name: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of Readable.from(zipOf([{ name, modified: new Date(), mode: 0o100644, data: async () => Readable.from([Buffer.from(text)]) }]))) chunks.push(Buffer.from(chunk));
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+test("bundle paths naming no file, too long, or with backslashes, a hook event such as constructor, and agents without frontmatter are refused 400 naming why", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const upload = (path: string, form: FormData) => fetch(`${h.server.url}${V1}${path}${q}`, { method: "POST", body: form, headers: { "x-harness-user": "alice" } });
+    const refused = async (response: Response, message: RegExp) => {
+      const text = await response.text();
+      assert.equal(response.status, 400, text);
+      assert.match(JSON.parse(text).error.message, message);
+      assert.doesNotMatch(text, /harness-skill-|\/tmp\//);
+    };
+    const skill = (files: Record<string, string>) => {
+      const form = new FormData();
+      for (const [path, text] of Object.entries(files)) form.append("files", new Blob([text]), path);
+      return form;
+    };
+    for (const path of [".", "/", "./"]) await refused(await upload("/skills", skill({ "SKILL.md": SKILL, [path]: "x" })), new RegExp(`^files: "${path.replace(".", "\\.")}" names the skill's folder itself, not a file in it`));
+    await refused(await upload("/skills", skill({ "SKILL.md": SKILL, ["a".repeat(300)]: "x" })), /^files: "a{300}" has a name too long for the file system/);
+    await refused(await upload("/skills/validate", skill({ "SKILL.md": SKILL, "scripts\\deploy.sh": "x" })), /^files: "scripts\\deploy\.sh": must separate its folders with "\/", not "\\"/);
+    await rm(join(h.workspace("alice", session.id), ".claude", "skills"), { recursive: true, force: true });
+
+    for (const event of ["constructor", "__proto__", "toString"]) {
+      const response = await api(`${V1}/hooks${q}`, { method: "POST", body: JSON.stringify({ event: "custom", harness_event: event, handler: { type: "command", command: "true" } }) });
+      const text = await response.text();
+      assert.equal(response.status, 400, text);
+      assert.match(JSON.parse(text).error.message, new RegExp(`^harness_event: unknown hook event "${event}"; supported events: PreToolUse, `));
+    }
+
+    const bundle = new FormData();
+    bundle.append("bundle", new Blob([await zipHolding("AGENTS.md", "Just a prompt.")]), "agent.zip");
+    bundle.append("rename_to", "helper");
+    await refused(await upload("/agents/import", bundle), /^bundle: .*frontmatter/);
+    const unclosed = new FormData();
+    unclosed.append("metadata", JSON.stringify({ name: "helper", description: "Helps" }));
+    unclosed.append("files", new Blob(["---\nname: helper\nJust a prompt."]), "helper.md");
+    await refused(await upload("/agents", unclosed), /^files: .*frontmatter/);
+    assert.deepEqual(await readdir(h.workspace("alice", session.id)).catch(() => []), []);
+  } finally {
+    await h.close();
+  }
+});

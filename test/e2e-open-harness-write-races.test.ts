@@ -65,3 +65,32 @@ test("a skill changed while it is uninstalled is not brought back half, and a me
     await h.close();
   }
 });
+
+test("a hook removed twice at once, or changed as it is removed, leaves the hook after it alone", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const settings = join(h.workspace("alice", session.id), ".claude", "settings.json");
+    const commands = async () => JSON.parse(await readFile(settings, "utf8")).hooks?.PreToolUse?.map((group: { hooks: { command: string }[] }) => group.hooks[0]!.command) ?? [];
+    const register = (command: string) => api(`${V1}/hooks${q}`, json("POST", { event: "pre_tool", matcher: "Read", handler: { type: "command", command } }));
+    const first = `${V1}/hooks/project.PreToolUse.0.0${q}`;
+    assert.equal((await register("echo second")).status, 201);
+    for (let i = 0; i < 3; i++) {
+      await writeFile(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "echo first" }] }, { matcher: "Read", hooks: [{ type: "command", command: "echo second" }] }] } }));
+      const statuses = (await Promise.all([api(first, { method: "DELETE" }), api(first, { method: "DELETE" })])).map((r) => r.status).sort();
+      assert.deepEqual(await commands(), ["echo second"], `round ${i}: the deletes answered ${statuses}`);
+      assert.deepEqual(statuses, [204, 409]);
+
+      await writeFile(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "echo first" }] }, { matcher: "Read", hooks: [{ type: "command", command: "echo second" }] }] } }));
+      const [changed, deleted] = await Promise.all([api(first, json("PATCH", { handler: { type: "command", command: "echo changed" } })), api(first, { method: "DELETE" })]);
+      // The first hook deleted, its change finding it gone; or changed, its deletion finding it changed.
+      const order = `round ${i}: the change answered ${changed.status}, the deletion ${deleted.status}`;
+      if (deleted.status === 204) assert.deepEqual([changed.status, await commands()], [409, ["echo second"]], order);
+      else assert.deepEqual([changed.status, deleted.status, await commands()], [200, 409, ["echo changed", "echo second"]], order);
+    }
+  } finally {
+    await h.close();
+  }
+});

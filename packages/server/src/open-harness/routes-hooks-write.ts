@@ -6,6 +6,7 @@
 // the managed settings are not written (403). What a run would not load is not written (400).
 import path from "node:path";
 import type { Context } from "hono";
+import type { HookMatcherGroup } from "@harness/agent";
 import { z } from "zod";
 import { parseHooksConfig } from "@harness/agent/hooks-config";
 import { isJsonObject } from "@harness/agent/json-text";
@@ -13,8 +14,8 @@ import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
-import { groupProblems, loadedPlaces, placeOf } from "./hook-places.ts";
-import { eventOf, HookEvent, hooksOf, type HookShape } from "./routes-hooks.ts";
+import { groupProblems, loadedPlaces, placeOf, type HookPlace } from "./hook-places.ts";
+import { eventOf, handlerOf, HookEvent, hooksOf, type HookShape } from "./routes-hooks.ts";
 import { SessionQuery, stillOwned } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 import { editJsonFile, inWorkspace } from "./settings-edit.ts";
@@ -102,6 +103,26 @@ async function listedHook(oh: OpenHarness, c: Context, settings: SessionSettings
   return { hook, scope: writable(hook.scope, operation), event: hook.harness_event, group: Number(group), at: Number(at) };
 }
 
+/** Whether the hook at `place` of the file's `groups` of `event` is still `listed`: the same handler
+ * and matcher as the read routes show them. Ids are places, and the file may have changed since it
+ * was listed (another request's change, an edit by hand): a hook found in the listed one's place is
+ * not changed or removed in its stead. */
+function stillListed(listed: HookShape, event: string, groups: unknown[], place: HookPlace, hide: (text: string) => string): boolean {
+  const group = groups[place.group] as Record<string, unknown>;
+  const { config } = parseHooksConfig({ [event]: [{ ...group, hooks: [(group.hooks as unknown[])[place.hook]] }] }, "settings");
+  const loaded = (config as Record<string, HookMatcherGroup[] | undefined>)[event]?.[0];
+  const hook = loaded?.hooks[0];
+  const matcher = loaded?.matcher === "" ? undefined : loaded?.matcher;
+  return hook !== undefined && JSON.stringify(handlerOf(hook, hide)) === JSON.stringify(listed.handler) && matcher === listed.matcher;
+}
+
+/** The place of the listed hook in the file's `groups` now: 409 when it is not there any more. */
+function placeNow(listed: HookShape, event: string, groups: unknown[], group: number, at: number, settings: SessionSettings, file: string, operation: string): HookPlace {
+  const place = placeOf(event, groups, group, at);
+  if (!place || !stillListed(listed, event, groups, place, settings.hide)) throw new ApiError(409, "conflict", `${file} changed meanwhile: the hook "${listed.id}" is no longer there: list the hooks again`, operation);
+  return place;
+}
+
 /** The hook of `id` as the read routes show it now. */
 async function shown(oh: OpenHarness, c: Context, id: string): Promise<HookShape> {
   const hook = (await hooksOf(oh, c)).find((h) => h.id === id);
@@ -156,8 +177,7 @@ export function mountHookWriteRoutes(oh: OpenHarness): void {
       const { session_id } = queryOf(c, SessionQuery);
       await editJsonFile(settings.place.cwd, file, stillOwned(oh, c, session_id), (value) => {
         const { hooks, groups } = eventGroups(value, event, file);
-        const place = placeOf(event, groups, group, at);
-        if (!place) throw new ApiError(409, "conflict", `${file} changed meanwhile: list the hooks again`, operation);
+        const place = placeNow(hook, event, groups, group, at, settings, file, operation);
         const old = groups[place.group] as Record<string, unknown>;
         const list = old.hooks as unknown[];
         const entry = hookEntry(handler, isJsonObject(list[place.hook]) ? list[place.hook] as Record<string, unknown> : {});
@@ -174,13 +194,12 @@ export function mountHookWriteRoutes(oh: OpenHarness): void {
     handle(async (c) => {
       const operation = "hooks.unregister";
       const settings = await sessionSettings(oh, c);
-      const { scope, event, group, at } = await listedHook(oh, c, settings, operation);
+      const { hook, scope, event, group, at } = await listedHook(oh, c, settings, operation);
       const file = fileOf(settings, scope);
       const { session_id } = queryOf(c, SessionQuery);
       await editJsonFile(settings.place.cwd, file, stillOwned(oh, c, session_id), (value) => {
         const { hooks, groups } = eventGroups(value, event, file);
-        const place = placeOf(event, groups, group, at);
-        if (!place) throw new ApiError(409, "conflict", `${file} changed meanwhile: list the hooks again`, operation);
+        const place = placeNow(hook, event, groups, group, at, settings, file, operation);
         const old = groups[place.group] as Record<string, unknown>;
         const list = (old.hooks as unknown[]).filter((_, i) => i !== place.hook);
         const kept = list.length > 0 ? groups.map((g, i) => (i === place.group ? { ...old, hooks: list } : g)) : groups.filter((_, i) => i !== place.group);

@@ -6,6 +6,7 @@
 // the server's secret-named variables by value, and secrets in a shape that says so): a hook's
 // `curl -H "Authorization: Bearer …"` is the settings' author's, not every API user's, to read.
 import type { Context } from "hono";
+import type { HookMatcherGroup } from "@harness/agent";
 import { z } from "zod";
 import { parseHooksConfig } from "@harness/agent/hooks-config";
 import { hooksRestriction } from "@harness/agent/settings-hooks";
@@ -40,6 +41,13 @@ export type HookShape = {
   matcher?: string;
 };
 
+/** A loaded hook's handler as the spec shows it, its secrets hidden by `hide`; none for a callback. */
+export function handlerOf(hook: HookMatcherGroup["hooks"][number], hide: (text: string) => string): HookShape["handler"] | undefined {
+  if (hook.type === "command") return { type: "command", command: hide(hook.command) };
+  if (hook.type === "http") return { type: "webhook", url: hide(hook.url) };
+  return hook.type === "callback" ? undefined : { type: hook.type, prompt: hide(hook.prompt) };
+}
+
 /** The hooks of the session the query names, in the order the runs merge them (the lowest
  * precedence first). An id is where the hook is: scope, event, group and place in it. */
 export async function hooksOf(oh: OpenHarness, c: Context, settings?: SessionSettings): Promise<HookShape[]> {
@@ -53,7 +61,7 @@ export async function hooksOf(oh: OpenHarness, c: Context, settings?: SessionSet
     for (const [name, groups] of Object.entries(config)) {
       (groups ?? []).forEach((group, g) => {
         group.hooks.forEach((hook, i) => {
-          const handler = hook.type === "command" ? { type: "command" as const, command: hide(hook.command) } : hook.type === "http" ? { type: "webhook" as const, url: hide(hook.url) } : hook.type === "callback" ? undefined : { type: hook.type, prompt: hide(hook.prompt) };
+          const handler = handlerOf(hook, hide);
           if (!handler) return;
           hooks.push({
             id: `${source.scope}.${name}.${g}.${i}`,

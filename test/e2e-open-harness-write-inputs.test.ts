@@ -4,7 +4,7 @@
 // (never a 500, never the server's own paths), and nothing is written.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { startHarness } from "./e2e-commands-support.ts";
@@ -58,6 +58,34 @@ test("bundle paths naming no file, too long, or with backslashes, a hook event s
     unclosed.append("files", new Blob(["---\nname: helper\nJust a prompt."]), "helper.md");
     await refused(await upload("/agents", unclosed), /^files: .*frontmatter/);
     assert.deepEqual(await readdir(h.workspace("alice", session.id)).catch(() => []), []);
+  } finally {
+    await h.close();
+  }
+});
+
+test("a workspace that leads to the server's home through a link: its .claude is the user's, and hooks and memory blocks are not written there (403)", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const home = join(h.dataDir, "home");
+    await mkdir(join(home, ".claude"), { recursive: true });
+    await writeFile(join(home, ".claude", "settings.json"), "{}\n");
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const workspace = h.workspace("alice", session.id);
+    await rm(workspace, { recursive: true, force: true });
+    await mkdir(join(workspace, ".."), { recursive: true });
+    await symlink(home, workspace);
+    const forbidden = async (path: string, body: unknown) => {
+      const response = await api(`${V1}${path}${q}`, { method: "POST", body: JSON.stringify(body) });
+      const text = await response.text();
+      assert.equal(response.status, 403, text);
+      assert.match(JSON.parse(text).error.message, /the user's own configuration \(~\/\.claude, ~\/\.claude\.json\), which is read only over this API/);
+    };
+    for (const scope of ["project", "local"]) await forbidden("/hooks", { event: "pre_tool", scope, handler: { type: "command", command: "echo hi" } });
+    for (const label of ["persona", ".claude/CLAUDE.md", ".claude/rules/team.md"]) await forbidden("/agents/general-purpose/memory/blocks", { label, value: "Be brief." });
+    assert.deepEqual(await readdir(join(home, ".claude")), ["settings.json"]);
+    assert.equal(await readFile(join(home, ".claude", "settings.json"), "utf8"), "{}\n");
   } finally {
     await h.close();
   }

@@ -5,7 +5,7 @@
 // file that is not a JSON object is never written over. Changes of one file are made one at a time.
 import path from "node:path";
 import { isJsonObject, parseJsonText } from "@harness/agent/json-text";
-import { isWithin } from "@harness/agent/real-paths";
+import { isWithin, realPathOf } from "@harness/agent/real-paths";
 import { userConfigDir, userConfigFile } from "@harness/agent/user-config-dir";
 import { ApiError } from "./errors.ts";
 import { inTurn } from "./one-at-a-time.ts";
@@ -78,9 +78,11 @@ export async function editJsonFile<T>(
 /** Where `file` (absolute) is in the workspace `root`, or a 409 saying that it is outside it: the
  * runs read it there, but this API writes in the workspace only. The user's own configuration
  * (~/.claude, ~/.claude.json) is refused (403) wherever the workspace is: a workspace that is the
- * home directory has it inside. */
+ * home directory (or leads there through a link) has it inside. */
 export function inWorkspace(root: string, file: string, what: string, home: string): string {
-  if (isWithin(path.resolve(file), userConfigDir(home)) || path.resolve(file) === userConfigFile(home)) {
+  // As written and where it leads: a workspace may be the home directory through a link.
+  const mine = (at: string, real: (p: string) => string) => isWithin(real(path.resolve(at)), real(userConfigDir(home))) || real(path.resolve(at)) === real(userConfigFile(home));
+  if (mine(file, (p) => p) || mine(file, realPathOf)) {
     throw new ApiError(403, "forbidden", `${what} is the user's own configuration (~/.claude, ~/.claude.json), which is read only over this API`);
   }
   const relative = path.relative(root, file);

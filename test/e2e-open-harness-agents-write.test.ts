@@ -126,8 +126,8 @@ test("an agent is cloned into the workspace, exported as a ZIP holding AGENTS.md
     const cloned = await api(`${V1}/agents/mine/clone${q}`, json("POST", { new_name: "ours" }));
     assert.equal(cloned.status, 201);
     assert.deepEqual((await cloned.json()).agent.scope, "project");
-    // What came from the server's home is shown, and copied, with its secrets hidden.
-    assert.equal(await readFile(join(agents, "ours.md"), "utf8"), "---\nname: ours\ndescription: The user's\nmodel: haiku\n---\n\nDeploy with ***.\n");
+    // What came from the server's home is shown, and copied as its file is, with its secrets hidden.
+    assert.equal(await readFile(join(agents, "ours.md"), "utf8"), "---\nname: ours\ndescription: The user's\nmodel: haiku\n---\nDeploy with ***.");
     assert.equal((await api(`${V1}/agents/mine/clone${q}`, json("POST", { new_name: "ours" }))).status, 409);
     const explore = await api(`${V1}/agents/Explore/clone${q}`, json("POST", { new_name: "explorer" }));
     assert.equal(explore.status, 201);
@@ -151,7 +151,7 @@ test("an agent is cloned into the workspace, exported as a ZIP holding AGENTS.md
     const imported = await upload("/agents/import", form({ bundle: new Blob([zip]), rename_to: "theirs" }));
     assert.equal(imported.status, 201, await imported.clone().text());
     assert.deepEqual((await imported.json()).agent.config, { model: "haiku", system_prompt: "Deploy with ***." });
-    assert.equal(await readFile(join(agents, "theirs.md"), "utf8"), "---\nname: theirs\ndescription: The user's\nmodel: haiku\n---\n\nDeploy with ***.\n");
+    assert.equal(await readFile(join(agents, "theirs.md"), "utf8"), "---\nname: theirs\ndescription: The user's\nmodel: haiku\n---\nDeploy with ***.");
     const notZip = await upload("/agents/import", form({ bundle: new Blob(["hello"]) }));
     assert.equal(notZip.status, 400);
     assert.match((await notZip.json()).error.message, /^bundle: not a ZIP archive/);

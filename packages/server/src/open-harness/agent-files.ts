@@ -25,7 +25,19 @@ export const EntryName = z
   .refine((name) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name), 'must be one word of letters, digits, "-", "_" and ".", starting with a letter or digit (as code-reviewer)');
 
 /** What a file is made from; the system prompt is its body. */
-export type AgentFields = { name: string; description: string; systemPrompt: string; model?: string; tools?: string[]; skills?: string[]; mcpServers?: string[] };
+export type AgentFields = {
+  name: string;
+  description: string;
+  systemPrompt: string;
+  model?: string;
+  tools?: string[];
+  skills?: string[];
+  mcpServers?: string[];
+  /** What limits an agent made into a file of its own (a copy of another): kept with it. */
+  disallowedTools?: string[];
+  permissionMode?: string;
+  maxTurns?: number;
+};
 
 /** A YAML scalar for `value`: as it is when YAML reads it back as that text, else double-quoted
  * (JSON's escapes are YAML's). */
@@ -42,7 +54,10 @@ function frontmatterLines(fields: Partial<AgentFields>): [key: string, value: st
   if (fields.name !== undefined) lines.push(["name", yamlScalar(fields.name)]);
   if (fields.description !== undefined) lines.push(["description", yamlScalar(fields.description)]);
   if (fields.tools !== undefined) lines.push(["tools", yamlList(fields.tools)]);
+  if (fields.disallowedTools !== undefined) lines.push(["disallowedTools", yamlList(fields.disallowedTools)]);
   if (fields.model !== undefined) lines.push(["model", yamlScalar(fields.model)]);
+  if (fields.permissionMode !== undefined) lines.push(["permissionMode", yamlScalar(fields.permissionMode)]);
+  if (fields.maxTurns !== undefined) lines.push(["maxTurns", String(fields.maxTurns)]);
   if (fields.skills !== undefined) lines.push(["skills", yamlList(fields.skills)]);
   if (fields.mcpServers !== undefined) lines.push(["mcpServers", yamlList(fields.mcpServers)]);
   return lines;

@@ -2,6 +2,7 @@
 // scope), each written whole beside its place and renamed there (writeFileAt), confined to the
 // workspace. The agents of other scopes (built-in, a plugin's, the user's ~/.claude/agents) are
 // read here, never written.
+import { readFile } from "node:fs/promises";
 import { isAbsolute, join, posix, relative as pathFrom, sep } from "node:path";
 import type { Context } from "hono";
 import type { AgentDefinition } from "@harness/agent";
@@ -66,9 +67,11 @@ export function checkFree(at: AgentPlace, name: string, operation: string): void
   if (there) throw new ApiError(409, "agent_exists", `name: an agent "${name}" is there already (scope ${there.source}): choose another name`, operation);
 }
 
-/** The text of the agent's file as the runs have it: the workspace's file as it is; an agent from
- * elsewhere made into a file of its own, its text shown through the logs' secret-hiding rule (as
- * agents.get shows it). */
+/** The text of the agent's file as the runs have it: the workspace's file as it is; the user's file
+ * (in the server's home) as it is too, its text shown through the logs' secret-hiding rule (as
+ * agents.get shows it), so that a copy keeps every key that limits the agent (its hooks too); an
+ * agent without a file of its own (built in, a plugin's, whose hooks and servers the runs leave out)
+ * made into one from what the runs have of it. */
 export async function agentText(at: AgentPlace, agent: AgentDefinition): Promise<string> {
   if (agent.source === "project" && agent.file) {
     const relative = pathFrom(at.root, agent.file);
@@ -82,12 +85,21 @@ export async function agentText(at: AgentPlace, agent: AgentDefinition): Promise
     }
   }
   const { hide } = at.settings;
+  if (agent.source === "user" && agent.file) {
+    const hidden = hide(await readFile(agent.file, "utf8"));
+    // A secret hidden where YAML reads "***" otherwise (as an alias): made from what the runs have.
+    const same = await agentAsLoaded(hidden, posix.basename(agent.file)).then((loaded) => loaded.name === agent.name, () => false);
+    if (same) return hidden;
+  }
   return agentFileText({
     name: agent.name.replace(/^.*:/, ""),
     description: hide(agent.description),
     systemPrompt: hide(agent.systemPrompt),
     ...(agent.model !== undefined && { model: agent.model }),
     ...(agent.tools !== undefined && { tools: agent.tools }),
+    ...(agent.disallowedTools !== undefined && { disallowedTools: agent.disallowedTools }),
+    ...(agent.permissionMode !== undefined && { permissionMode: agent.permissionMode }),
+    ...(agent.maxTurns !== undefined && { maxTurns: agent.maxTurns }),
     ...(agent.skills !== undefined && { skills: agent.skills }),
     ...(agent.mcpServers !== undefined && { mcpServers: agent.mcpServers.map((server) => server.name) }),
   });

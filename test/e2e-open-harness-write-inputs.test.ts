@@ -90,3 +90,23 @@ test("a workspace that leads to the server's home through a link: its .claude is
     await h.close();
   }
 });
+
+test("a skill whose folder a run named with quotes or letters beyond ASCII downloads under a plain file name", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    for (const [folder, file] of [['we"ird', "we_ird.zip"], ["déploy", "d_ploy.zip"], ['x"; filename="evil.sh', "x___filename__evil.sh.zip"]]) {
+      const dir = join(h.workspace("alice", session.id), ".claude", "skills", folder!);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, "SKILL.md"), "---\ndescription: Odd\n---\nRun.\n");
+      const response = await api(`${V1}/skills/${encodeURIComponent(folder!)}/download${q}`);
+      assert.equal(response.status, 200, await response.clone().text());
+      assert.equal(response.headers.get("content-disposition"), `attachment; filename="${file}"`);
+      assert.ok(Buffer.from(await response.arrayBuffer()).includes(Buffer.from(`${folder}/SKILL.md`)));
+    }
+  } finally {
+    await h.close();
+  }
+});

@@ -157,7 +157,9 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
       const prefix = `${SKILLS_DIR}/`;
       const entries = (await downloadEntries(at.root, [`${SKILLS_DIR}/${skill.name}`])).map((entry) => ({ ...entry, name: entry.name.slice(prefix.length) }));
       const archive = Readable.toWeb(Readable.from(zipOf(entries))) as ReadableStream;
-      return new Response(archive, { headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${skill.name}.zip"` } });
+      // Its folder's name may be anything a run gave it: a quote or a letter beyond ASCII would break the header.
+      const filename = `${skill.name.replace(/[^A-Za-z0-9._-]/g, "_")}.zip`;
+      return new Response(archive, { headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${filename}"` } });
     }),
   );
 }

@@ -120,3 +120,25 @@ test("hooks the API does not write, or that the runs would not load, are refused
     await h.close();
   }
 });
+
+test("a hook whose command holds a secret, read through the API and sent back with its ***, is refused, its file kept", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const q = `?session_id=${session.id}`;
+    const file = join(h.workspace("alice", session.id), ".claude", "settings.json");
+    const original = JSON.stringify({ env: { DEPLOY_TOKEN: "tok-8c1d7e2f9a" }, hooks: { Stop: [{ hooks: [{ type: "command", command: "curl -H 'Token: tok-8c1d7e2f9a' https://ci.example/done" }] }] } });
+    await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: original });
+    const { hook } = await (await api(`${V1}/hooks/project.Stop.0.0${q}`)).json();
+    assert.equal(hook.handler.command, "curl -H 'Token: ***' https://ci.example/done");
+    const echoed = await api(`${V1}/hooks/${hook.id}${q}`, { method: "PATCH", body: JSON.stringify({ handler: { type: "command", command: hook.handler.command.replace("done", "finished") } }) });
+    assert.equal(echoed.status, 409);
+    assert.match((await echoed.json()).error.message, /secret values, which this API shows as \*\*\*/);
+    assert.equal(await readFile(file, "utf8"), original);
+    const changed = await api(`${V1}/hooks/${hook.id}${q}`, { method: "PATCH", body: JSON.stringify({ handler: { type: "command", command: "curl -H 'Token: tok-8c1d7e2f9a' https://ci.example/finished" } }) });
+    assert.equal(changed.status, 200);
+  } finally {
+    await h.close();
+  }
+});

@@ -12,6 +12,7 @@ import { parseHooksConfig } from "@harness/agent/hooks-config";
 import { isJsonObject } from "@harness/agent/json-text";
 import { hooksRestriction } from "@harness/agent/settings-hooks";
 import { bodyOf, check } from "../sessions/api.ts";
+import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import { groupProblems, loadedPlaces, placeOf, type HookPlace } from "./hook-places.ts";
@@ -55,6 +56,10 @@ function hookEntry(handler: Handler, before: Record<string, unknown> = {}): Reco
   const kept = Object.fromEntries(Object.entries(before).filter(([key]) => key === "if" || key === "timeout" || key === "once"));
   return { ...entry, ...kept };
 }
+
+/** What a hook or a handler runs or asks: its command, URL or prompt (which the read routes show
+ * with their secrets hidden). */
+const handlerText = (hook: Record<string, unknown>) => [hook.command, hook.url, hook.prompt].filter((text) => typeof text === "string").join("\n");
 
 /** 403 for a scope this API does not write, naming its file: where a hook is, or (`registering`)
  * where one was to go. */
@@ -180,7 +185,9 @@ export function mountHookWriteRoutes(oh: OpenHarness): void {
         const place = placeNow(hook, event, groups, group, at, settings, file, operation);
         const old = groups[place.group] as Record<string, unknown>;
         const list = old.hooks as unknown[];
-        const entry = hookEntry(handler, isJsonObject(list[place.hook]) ? list[place.hook] as Record<string, unknown> : {});
+        const before = isJsonObject(list[place.hook]) ? (list[place.hook] as Record<string, unknown>) : {};
+        refuseEchoedSecrets(handlerText(before), [handlerText(handler)], settings.hide, `hook ${hook.id}`, operation);
+        const entry = hookEntry(handler, before);
         const problems = groupProblems(event, { ...old, hooks: [entry] }, `${file}: hooks.${event}[${place.group}].hooks[${place.hook}]`);
         if (problems) throw new ApiError(400, "invalid_request", `the runs would not load the hook so changed: ${problems}`, operation);
         const changed = { ...old, hooks: list.map((h, i) => (i === place.hook ? entry : h)) };

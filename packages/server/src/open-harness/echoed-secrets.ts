@@ -1,6 +1,7 @@
 // Texts this API shows with their secrets hidden ("***", the logs' rule) can also be written back
-// through it (a memory block, an agent's prompt, a hook's command). A client that reads one, edits it and sends it
-// back would put "***" where the secrets were: such a write is refused rather than done.
+// through it (a memory block, an agent's prompt, a hook's command). A client that reads one, edits
+// it and sends it back would put "***" where the secrets were: such a write is refused rather than
+// done.
 import { ApiError } from "./errors.ts";
 
 const MARK = "***";

@@ -39,6 +39,8 @@ test("bundle paths naming no file, too long, or with backslashes, a hook event s
     };
     for (const path of [".", "/", "./"]) await refused(await upload("/skills", skill({ "SKILL.md": SKILL, [path]: "x" })), new RegExp(`^files: "${path.replace(".", "\\.")}" names the skill's folder itself, not a file in it`));
     await refused(await upload("/skills", skill({ "SKILL.md": SKILL, ["a".repeat(300)]: "x" })), /^files: "a{300}" has a name too long for the file system/);
+    // Each folder of each file is made and entered one by one as the skill is written: their depth is bounded.
+    await refused(await upload("/skills", skill({ "SKILL.md": SKILL, [`${"a/".repeat(17)}deep.sh`]: "x" })), /^files: "(a\/){17}deep\.sh" is 17 folders deep: a skill's files are at most 16 deep/);
     await refused(await upload("/skills/validate", skill({ "SKILL.md": SKILL, "scripts\\deploy.sh": "x" })), /^files: "scripts\\deploy\.sh": must separate its folders with "\/", not "\\"/);
     await rm(join(h.workspace("alice", session.id), ".claude", "skills"), { recursive: true, force: true });
 

@@ -16,6 +16,9 @@ import { WorkspacePath } from "./workspace-paths.ts";
 /** A bundle holds at most this many files, of at most this many bytes in all (the spec's 10 MB). */
 export const SKILL_MAX_FILES = 200;
 export const SKILL_MAX_BYTES = 10 * 1024 * 1024;
+/** A file of a bundle is at most this many folders deep in the skill's: each is made and entered
+ * one by one as the skill is written (skill-install.ts), which a path of a thousand would keep busy. */
+const SKILL_MAX_DEPTH = 16;
 /** The longest name of a file or folder that file systems take. */
 const NAME_MAX_BYTES = 255;
 
@@ -42,6 +45,10 @@ export function bundleOf(files: { name: string; data: Uint8Array }[], operation:
   const folder = !paths.includes("SKILL.md") && firsts.size === 1 && paths.includes(`${[...firsts][0]}/SKILL.md`) ? [...firsts][0] : undefined;
   const strip = folder === undefined ? (path: string) => path : (path: string) => path.slice(folder.length + 1);
   const inside = files.map((file, i) => ({ path: strip(paths[i]!), data: file.data }));
+  inside.forEach((file, i) => {
+    const depth = file.path.split("/").length - 1;
+    if (depth > SKILL_MAX_DEPTH) throw new ApiError(400, "invalid_request", `files: "${files[i]!.name}" is ${depth} folders deep: a skill's files are at most ${SKILL_MAX_DEPTH} deep in its folder`, operation);
+  });
   const empty = inside.findIndex((file) => file.path === "");
   if (empty >= 0) throw new ApiError(400, "invalid_request", `files: "${files[empty]!.name}" names the skill's folder itself, not a file in it`, operation);
   const seen = new Set<string>();

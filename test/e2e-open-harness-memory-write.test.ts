@@ -86,6 +86,12 @@ test("memory blocks the API does not write, or that the runs would not read, are
     await refused(await create({ label: "persona", value: "x", read_only: true }), 501, /read_only/);
     await refused(await create({ label: "scoped", value: "---\npaths: src/**\n---\nOnly for src." }), 400, /would not be read/);
     assert.equal(existsSync(join(h.workspace("alice", session.id), ".claude", "rules", "scoped.md")), false);
+    // Nor is a block changed into one the runs would not read: its file is left as it was.
+    assert.equal((await create({ label: "scoped", value: "Everywhere." })).status, 201);
+    const scoped = `${blocks}/${encodeURIComponent(".claude/rules/scoped.md")}${q}`;
+    await refused(await api(scoped, { method: "PUT", body: JSON.stringify({ value: "---\npaths: src/**\n---\nOnly for src." }) }), 400, /would not be read at the runs' start.*it was left as it was/);
+    assert.equal(await readFile(join(h.workspace("alice", session.id), ".claude", "rules", "scoped.md"), "utf8"), "Everywhere.");
+    assert.equal((await (await api(scoped)).json()).block.value, "Everywhere.");
     await refused(await api(`${blocks}/CLAUDE.md${q}`, { method: "PUT", body: JSON.stringify({ value: "x" }) }), 404, /create one/);
     await refused(await api(`${V1}/agents/nobody/memory/blocks${q}`, { method: "POST", body: JSON.stringify({ label: "persona", value: "x" }) }), 404, /no agent/);
   } finally {

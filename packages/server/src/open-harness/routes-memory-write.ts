@@ -118,10 +118,15 @@ export function mountMemoryWriteRoutes(oh: OpenHarness): void {
         refuseEchoedSecrets(before, [body.value], place.settings.hide, `memory block "${block.label}"`, operation);
         const front = block.label.startsWith(".claude/rules/") && !FRONTMATTER.test(body.value) ? (FRONTMATTER.exec(before)?.[0] ?? "") : "";
         await writeFileAt(root, block.label, encode(front + body.value), true, stillOwned(oh, c, place.sessionId));
-        return block;
+        const after = await shown(oh, c, place.agentId, block.label);
+        if (!after) {
+          // Its new frontmatter gives paths (or the settings leave it out now): put back as it was.
+          await writeFileAt(root, block.label, encode(before), true, stillOwned(oh, c, place.sessionId));
+          throw new ApiError(400, "invalid_request", `value: "${block.label}" so written would not be read at the runs' start (its frontmatter gives paths); it was left as it was`, operation);
+        }
+        return after;
       });
-      const after = await shown(oh, c, place.agentId, block.label);
-      return c.json({ block: after ?? { ...block, value: body.value, updated_at: new Date().toISOString() } });
+      return c.json({ block });
     }),
   );
   app.delete(

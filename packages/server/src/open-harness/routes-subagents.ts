@@ -121,7 +121,7 @@ export function mountSubagentRoutes(oh: OpenHarness): void {
         if (delegation && !delegation.finished) {
           delegation.stop();
           await delegation.ended;
-        } else oh.subagents.remove(found.spawned);
+        } else await oh.subagents.remove(found.spawned);
         return c.body(null, 204);
       }
       const { status } = subagentOfCall(found.call, found.execution.id, found.execution.sessionId);

@@ -21,6 +21,8 @@ export type Spawned = {
   createdAt: string;
   /** The last task delegated to it. */
   delegation?: Delegation;
+  /** A task being delegated, until its Task call has started: what stops it, and when it settles. */
+  starting?: { controller: AbortController; settled: Promise<unknown> };
 };
 
 export function createSpawnedSubagents(invokeTool: ToolInvoker) {
@@ -29,7 +31,7 @@ export function createSpawnedSubagents(invokeTool: ToolInvoker) {
   function spawn(userId: string, sessionId: string, fields: { name: string; description: string; model?: string }): Spawned {
     const mine = [...byId.values()].filter((spawned) => spawned.userId === userId);
     if (mine.length >= MAX_SPAWNED) {
-      const oldest = mine.find((spawned) => !spawned.delegation || spawned.delegation.finished);
+      const oldest = mine.find((spawned) => !spawned.starting && (!spawned.delegation || spawned.delegation.finished));
       if (!oldest) throw new ApiError(409, "too_many_subagents", `${MAX_SPAWNED} spawned sub-agents are running: terminate one first`, "subagents.spawn");
       byId.delete(oldest.id);
     }
@@ -46,18 +48,37 @@ export function createSpawnedSubagents(invokeTool: ToolInvoker) {
 
   const list = (userId: string, sessionId: string) => [...byId.values()].filter((spawned) => spawned.userId === userId && spawned.sessionId === sessionId);
 
-  const remove = (spawned: Spawned) => byId.delete(spawned.id);
+  /** Removes `spawned`; a task of its still starting is stopped first (its delegate answered 409). */
+  async function remove(spawned: Spawned): Promise<void> {
+    byId.delete(spawned.id);
+    const { starting } = spawned;
+    if (!starting) return;
+    starting.controller.abort();
+    await starting.settled.catch(() => {});
+  }
 
   /** Runs `task` by `spawned`; answers once its Task call has started (its events go on), or
    * throws the refusal (a run under way, a call the permissions refuse) before anything ran. */
   async function delegate(spawned: Spawned, task: string, operation: string): Promise<Delegation> {
-    if (spawned.delegation && !spawned.delegation.finished) throw new ApiError(409, "subagent_running", `sub-agent "${spawned.id}" is running a task: wait for its result, or terminate it`, operation);
+    if (spawned.starting || (spawned.delegation && !spawned.delegation.finished)) throw new ApiError(409, "subagent_running", `sub-agent "${spawned.id}" is running a task: wait for its result, or terminate it`, operation);
     const controller = new AbortController();
+    const started = start(spawned, task, controller, operation);
+    spawned.starting = { controller, settled: started };
+    try {
+      return await started;
+    } finally {
+      spawned.starting = undefined;
+    }
+  }
+
+  async function start(spawned: Spawned, task: string, controller: AbortController, operation: string): Promise<Delegation> {
     const input = { description: spawned.description, prompt: task, subagent_type: spawned.name, ...(spawned.model !== undefined && { model: spawned.model }) };
     const events = invokeTool({ userId: spawned.userId, sessionId: spawned.sessionId, toolName: "Task", input, signal: controller.signal, operation });
     const early: RunnerEvent[] = [];
     try {
       for (;;) {
+        // Terminated while it starts: nothing of the task is to run.
+        if (controller.signal.aborted) throw terminated(spawned, operation);
         const next = await events.next();
         if (next.done) break;
         const event = next.value;
@@ -67,10 +88,12 @@ export function createSpawnedSubagents(invokeTool: ToolInvoker) {
         if (event.type === "tool.completed" && event.denied) throw refusal(event, operation);
         if (event.type === "run.error") throw new ApiError(502, "runner_error", `the sub-agent did not start: ${event.message}`, operation);
       }
+      if (controller.signal.aborted) throw terminated(spawned, operation);
     } catch (error) {
+      const stopped = controller.signal.aborted;
       controller.abort();
       await events.return(undefined);
-      throw error;
+      throw stopped ? terminated(spawned, operation) : error;
     }
     const delegation = new Delegation(task, controller);
     spawned.delegation = delegation;
@@ -90,6 +113,8 @@ export function createSpawnedSubagents(invokeTool: ToolInvoker) {
 }
 
 export type SpawnedSubagents = ReturnType<typeof createSpawnedSubagents>;
+
+const terminated = (spawned: Spawned, operation: string) => new ApiError(409, "subagent_terminated", `sub-agent "${spawned.id}" was terminated before its task started`, operation);
 
 function refusal(completed: Extract<RunnerEvent, { type: "tool.completed" }>, operation: string): ApiError {
   if (!completed.needsApproval) return new ApiError(403, "permission_denied", completed.output, operation);

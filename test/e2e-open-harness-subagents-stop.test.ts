@@ -1,0 +1,74 @@
+// Stopping sub-agents over the Open Harness API at awkward moments, through a real server and its
+// real runner, the model faked at the wire: a spawned one terminated while its task is still
+// starting, and a run's one terminated twice at once.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { startHarness, type Harness } from "./e2e-commands-support.ts";
+import { apiAs, executionWhen, V1, type Api } from "./open-harness-support.ts";
+
+let h: Harness;
+let api: Api;
+let sessionId: string;
+let q: string;
+const SUBS = `${V1}/agents/main/subagents`;
+
+before(async () => {
+  h = await startHarness();
+  api = apiAs(h.server.url);
+  sessionId = (await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json()).session.id;
+  q = `?session_id=${sessionId}`;
+  // A Task call starts only once this hook has said so and slept: the window in which a delegated
+  // task is starting.
+  const settings = { hooks: { PreToolUse: [{ matcher: "Task", hooks: [{ type: "command", command: "touch task-starting; sleep 1" }] }] } };
+  assert.equal((await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: JSON.stringify(settings) })).status, 201);
+});
+
+after(() => h.close());
+
+async function until(ready: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`never ${what}`);
+}
+
+test("a spawned sub-agent terminated while its task starts never runs it: the delegate is answered 409, and the session is free", async () => {
+  const { subagent } = await (await api(`${SUBS}${q}`, { method: "POST", body: JSON.stringify({ name: "general-purpose", description: "Wait" }) })).json();
+  const asked = h.fake.requests.length;
+  const delegated = api(`${SUBS}/${subagent.id}/delegate${q}`, { method: "POST", body: JSON.stringify({ task: "Wait forever." }) });
+  await until(async () => (await api(`${V1}/files/task-starting${q}`)).status === 200, "started the Task call's hook");
+  const again = await api(`${SUBS}/${subagent.id}/delegate${q}`, { method: "POST", body: JSON.stringify({ task: "Another." }) });
+  assert.equal(again.status, 409);
+  assert.equal((await again.json()).error.code, "subagent_running");
+
+  const stopped = await api(`${SUBS}/${subagent.id}${q}`, { method: "DELETE" });
+  assert.equal(stopped.status, 204);
+  const answer = await delegated;
+  assert.equal(answer.status, 409);
+  assert.equal((await answer.json()).error.code, "subagent_terminated");
+  assert.equal((await api(`${SUBS}/${subagent.id}${q}`)).status, 404);
+
+  // Nothing of the task ran, and the session takes a prompt.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(h.fake.requests.length, asked);
+  h.fake.push({ text: "Free again." });
+  const { execution_id } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "are you free?", session_id: sessionId }) })).json();
+  const execution = await executionWhen(api, execution_id, (e) => e.status !== "running" && e.status !== "pending", "ended");
+  assert.equal(execution.status, "completed");
+});
+
+test("terminating a run's sub-agent twice at once stops it once: both are answered 204, and the run goes on", async () => {
+  h.fake.push(
+    { toolUses: [{ id: "toolu_twice", name: "Task", input: { description: "Look", prompt: "Look forever.", subagent_type: "general-purpose" } }] },
+    { text: "still looking", hold: new Promise(() => {}) },
+    { text: "Stopped; done." },
+  );
+  const before = h.fake.requests.length;
+  const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look forever", session_id: sessionId }) })).json();
+  await h.fake.waitForRequests(before + 2);
+  const [first, second] = await Promise.all([api(`${SUBS}/toolu_twice${q}`, { method: "DELETE" }), api(`${SUBS}/toolu_twice${q}`, { method: "DELETE" })]);
+  assert.deepEqual([first.status, second.status], [204, 204], JSON.stringify([await first.text(), await second.text()]));
+  const execution = await executionWhen(api, executionId, (e) => e.status !== "running", "ended");
+  assert.equal(execution.status, "completed");
+});

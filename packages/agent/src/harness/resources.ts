@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { hideInDebugLog } from "@harness/llm/debug-log";
 import { secretHiding, type SecretHiding } from "@harness/llm/hidden-secrets";
+import type { ProviderOverrides } from "@harness/llm";
 import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
@@ -154,6 +155,15 @@ export function knowSecrets(resources: AgentResources, values: Iterable<string |
   const known = [...values];
   resourceInternals(resources).shown.know(known);
   hideInDebugLog(known);
+}
+
+/** The credentials handed to a run for its model providers (RunAgentOptions.providerOptions: a
+ * server's, kept from its runners' environment): secrets it knows by value, as its environment's. */
+export function providerSecrets(overrides: ProviderOverrides | undefined): (string | undefined)[] {
+  const anthropic = overrides?.anthropic;
+  const bedrock = anthropic?.bedrockAuth;
+  const aws = bedrock && "keys" in bedrock ? [bedrock.keys.secretAccessKey, bedrock.keys.sessionToken] : [bedrock?.bearer];
+  return [anthropic?.apiKey, anthropic?.authToken, anthropic?.googleAccessToken, ...aws, overrides?.openai?.apiKey, overrides?.ollama?.apiKey];
 }
 
 /** `text` as a run may show it (a notice, a report): see ResourceInternals.shown. */

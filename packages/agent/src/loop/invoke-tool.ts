@@ -9,7 +9,7 @@ import type { AgentEvent } from "@harness/protocol";
 import { applyMainAgentMode, mainAgentOf } from "../harness/agents/main-agent.ts";
 import { subagentSpawner } from "../harness/agents/subagents.ts";
 import { pickModel, providerFor } from "../harness/model/model.ts";
-import { createAgentResources, knowSecrets, shownText } from "../harness/resources.ts";
+import { createAgentResources, knowSecrets, providerSecrets, shownText } from "../harness/resources.ts";
 import { mainRunContext, toolRunFor, type RunContext } from "../harness/run-context.ts";
 import { createRunState } from "../harness/run-state.ts";
 import { loadRunSetup, type RunSetup } from "../harness/setup/setup.ts";
@@ -41,7 +41,7 @@ export async function prepareToolInvocation(given: ToolInvocationOptions, call: 
   const release = async () => {
     if (owned) await resources.dispose();
   };
-  knowSecrets(resources, secretValuesOf(given.env ?? process.env));
+  knowSecrets(resources, [...secretValuesOf(given.env ?? process.env), ...providerSecrets(given.providerOptions)]);
   const emit = (event: AgentEvent) => given.emit(event.type === "notice" ? { ...event, message: shownText(resources, event.message) } : event);
   const options: RunAgentOptions = { ...given, prompt: "", emit };
   const notice = (level: "info" | "warning" | "error", message: string) => emit({ type: "notice", level, message });

@@ -32,7 +32,7 @@ import type { ReportCommand } from "../commands/expand.ts";
 import type { RunSetup } from "../harness/setup/setup.ts";
 import { asksToThink } from "../harness/model/output-tokens.ts";
 import { buildRequest } from "../harness/request.ts";
-import { createAgentResources, knowSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "../harness/resources.ts";
+import { createAgentResources, knowSecrets, providerSecrets, resourceInternals, shownText, seedSpent, spentSoFar, takeHookContext, takeHookMessages, type AgentResources, type NoticeSink } from "../harness/resources.ts";
 import { grantSkill, hooksFor, mainRunContext, restoreLoadedTools, subagentRunContext, toolRunFor, type RunContext } from "../harness/run-context.ts";
 import { countInConversation, createRunState, emptySpend, recordBilled, recordSideCall, recordTurn, type RunSpend, type RunState } from "../harness/run-state.ts";
 import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "../harness/hooks/session-hooks.ts";
@@ -54,7 +54,7 @@ export { DEFAULT_MAX_TURNS } from "../harness/run-context.ts";
  * cancellation as "aborted", always with a transcript that can be sent back as the next history. */
 export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> {
   const resources = given.resources ?? createAgentResources();
-  knowSecrets(resources, secretValuesOf(given.env ?? process.env));
+  knowSecrets(resources, [...secretValuesOf(given.env ?? process.env), ...providerSecrets(given.providerOptions)]);
   const options = withShownSecretsHidden(withQuietBeforeChanges(given), resources);
   const state = createRunState(options.history ?? [], options.emit);
   const notice: NoticeSink = (level, message) => options.emit({ type: "notice", level, message });
@@ -243,6 +243,13 @@ const inspectReports = () => import("../harness/reports/inspect.ts");
  * Its calls count in `spend`, the main run's, as they are made: each agent of the run holds the
  * run's budget to what all of them have spent. */
 async function runSubagent(parent: RunContext, options: RunAgentOptions, spend: RunSpend): Promise<RunAgentResult> {
+  const result = await runSubagentLoop(parent, options, spend);
+  // Its error becomes its Task call's result, which is shown (and stored) as the run's own error is.
+  if (result.errorMessage !== undefined) result.errorMessage = shownText(parent.resources, result.errorMessage);
+  return result;
+}
+
+async function runSubagentLoop(parent: RunContext, options: RunAgentOptions, spend: RunSpend): Promise<RunAgentResult> {
   const state = createRunState([], options.emit, spend);
   const ctx = subagentRunContext(parent, options, (level, message) => options.emit({ type: "notice", level, message }), (model, usage) => recordSideCall(state, model, usage));
   state.model = ctx.model;

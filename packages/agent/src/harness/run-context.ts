@@ -26,11 +26,11 @@ import { asksToThink } from "../ultrathink.ts";
 import { addUsage, emptyUsage } from "../loop/usage.ts";
 import type { Usage } from "@harness/protocol";
 import { asSubagentHooks, mergeHooksConfigs } from "../hooks/parse-config.ts";
-import type { HookEvaluator, HooksConfig } from "../hooks/types.ts";
+import type { HookEvaluator, HookObserver, HooksConfig } from "../hooks/types.ts";
 import { hookEvaluator, type HookAgentRequest } from "./hooks/evaluator.ts";
 import { expandCommandText } from "./commands/text.ts";
 import { createHookHost, type HookHost } from "./hooks/hooks.ts";
-import { deliverHookReport, resourceInternals, type AgentResources, type NoticeSink } from "./resources.ts";
+import { deliverHookReport, resourceInternals, shownText, type AgentResources, type NoticeSink } from "./resources.ts";
 import { recordSideCall, type RunState } from "./run-state.ts";
 import { runWebSearch } from "./setup/run-web-search.ts";
 import type { RunSetup } from "./setup/setup.ts";
@@ -312,9 +312,18 @@ export function hooksFor(resources: AgentResources, setup: RunSetup, options: Ru
     ...(model && { model }),
     onceFired: inner.onceHooks,
     background: { signal: inner.lifetime.signal, done: (report) => deliverHookReport(resources, report) },
-    ...(options.onHookEvent && { observe: options.onHookEvent }),
+    ...(options.onHookEvent && { observe: shownHooks(resources, options.onHookEvent) }),
     notice,
   });
+}
+
+/** `observer`, told each hook's run with its command shown as the run shows text (the secrets it
+ * knows, its settings' env among them, as ***): an observer may pass it on to the user's clients. */
+function shownHooks(resources: AgentResources, observer: HookObserver): HookObserver {
+  return {
+    started: (hook) => observer.started(hook),
+    ended: (hook, run) => observer.ended(hook, { ...run, command: shownText(resources, run.command) }),
+  };
 }
 
 /** Deferred tools the conversation has already called stay loaded, so a resumed conversation does

@@ -77,3 +77,16 @@ test("the harness's own callback hooks are not told; the host's observer still i
   assert.deepEqual(seen, ["started callback", "ended callback", "ended http"]);
   assert.deepEqual(emitted, [{ type: "hook.ran", hookEvent: "Stop", kind: "http", command: "https://hooks.example/…", outcome: "cancelled", durationMs: 1 }]);
 });
+
+test("a hook command quoting a secret of the settings' env shows it as ***", async (t) => {
+  const workspace = tempDir(t);
+  mkdirSync(join(workspace, ".claude"));
+  const settings = {
+    env: { NOTIFY_SECRET: "settings-secret-0123456789" },
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo settings-secret-0123456789 >/dev/null" }] }] },
+  };
+  writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify(settings));
+  const events = await runIn(t, workspace);
+  const ran = events.filter((event) => event.type === "hook.ran");
+  assert.deepEqual(ran.map((event) => event.command), ["echo *** >/dev/null"]);
+});

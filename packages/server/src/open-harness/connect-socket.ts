@@ -20,6 +20,8 @@ import type { ExecutionEvent } from "./run-watch.ts";
 
 /** A client this far behind on reading is cut off, rather than have its messages held for it. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** The ended messages a socket still answers for by their ids (the oldest are forgotten). */
+const MAX_ENDED = 1000;
 
 const Id = z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).min(1, "must not be empty").max(200, "must be at most 200 characters");
 const ClientMessage = z.discriminatedUnion(
@@ -56,8 +58,17 @@ function serverMessageOf(event: ExecutionEvent, id: string, executionId: string)
 }
 
 export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: string, sessionId: string): void {
-  /** The executions this socket's messages started, by the message's id. */
-  const runs = new Map<string, { execution: Execution; stop: () => void }>();
+  /** The executions this socket's messages started, by the message's id: `live` until it has
+   * ended and all its events are sent, then only its id and how it ended (a long-lived socket does
+   * not hold every run's events). */
+  const runs = new Map<string, { executionId: string; live?: Execution; status?: string; stop: () => void }>();
+  /** Forgets the run of message `id` but for its id and how it ended. */
+  function ended(id: string, execution: Execution): void {
+    runs.delete(id);
+    runs.set(id, { executionId: execution.id, status: execution.watch.status, stop: () => {} });
+    const over = [...runs.values()].filter((run) => !run.live).length - MAX_ENDED;
+    if (over > 0) for (const [key] of [...runs].filter(([, run]) => !run.live).slice(0, over)) runs.delete(key);
+  }
   const send = (message: Outgoing) => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return ws.terminate();
@@ -79,7 +90,10 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
         prompted.add(call.toolCallId);
         send({ type: "prompt", id, execution_id: execution.id, tool_call_id: call.toolCallId, prompt: `${call.toolName}: ${call.description} (answer yes or no)` });
       }
-      if (allEventsOut(execution) && next >= execution.events.length) stop();
+      if (allEventsOut(execution) && next >= execution.events.length) {
+        stop();
+        if (runs.get(id)?.live === execution) ended(id, execution);
+      }
     };
     const stop = () => execution.listeners.delete(listener);
     execution.listeners.add(listener);
@@ -91,8 +105,7 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
   const starting = new Set<string>();
 
   async function start(id: string, content: string): Promise<void> {
-    const running = runs.get(id);
-    if (starting.has(id) || (running && !running.execution.watch.finished)) return refuse(id, "duplicate_id", `message "${id}" is still running: give each message an id of its own`);
+    if (starting.has(id) || runs.get(id)?.live?.watch.finished === false) return refuse(id, "duplicate_id", `message "${id}" is still running: give each message an id of its own`);
     starting.add(id);
     try {
       await startNow(id, content);
@@ -112,7 +125,10 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
     } catch (error) {
       return refuse(id, "execution_failed", (error as Error).message);
     }
-    runs.set(id, { execution, stop: follow(id, execution) });
+    const run = { executionId: execution.id, live: execution, stop: () => {} };
+    runs.delete(id);
+    runs.set(id, run);
+    run.stop = follow(id, execution);
     // A session deleted under its run: the channel closes, as the spec has it for an ended session.
     void execution.ended.then(async () => {
       if (execution.watch.status === "failed" && !(await oh.sessionExists(userId, sessionId))) ws.close(SESSION_DELETED_CLOSE, "the session was deleted");
@@ -122,8 +138,8 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
   function input(id: string, data: string): void {
     const run = runs.get(id);
     if (!run) return refuse(id, "not_found", `no message "${id}" was sent on this connection`);
-    const { execution } = run;
-    if (execution.watch.finished) return refuse(id, "execution_finished", `the run of message "${id}" has already ended (${execution.watch.status})`);
+    const execution = run.live;
+    if (!execution || execution.watch.finished) return refuse(id, "execution_finished", `the run of message "${id}" has already ended (${execution?.watch.status ?? run.status})`);
     const [waitsFor] = execution.watch.awaiting();
     if (!waitsFor) return refuse(id, "not_waiting", `the run of message "${id}" is not waiting for input`);
     const answer = data.trim();
@@ -132,8 +148,8 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
   }
 
   function cancel(executionId: string): void {
-    const mine = runs.get(executionId)?.execution ?? [...runs.values()].find((run) => run.execution.id === executionId)?.execution;
-    const execution = mine ?? oh.executions.get(userId, executionId);
+    const mine = runs.get(executionId) ?? [...runs.values()].find((run) => run.executionId === executionId);
+    const execution = mine?.live ?? oh.executions.get(userId, mine?.executionId ?? executionId);
     if (!execution || execution.sessionId !== sessionId) return refuse(executionId, "execution_not_found", `no execution "${executionId}" of this session`);
     if (!execution.cancel()) refuse(executionId, "execution_finished", `execution "${execution.id}" has already ended (${execution.watch.status})`);
   }

@@ -346,6 +346,7 @@ test("a request to stop one Task call's sub-agent interrupts it alone: the call 
   const stop = (id: string) => [...stops].some((listener) => listener(id));
   assert.equal(stop("toolu_other"), false, "no sub-agent of another call");
   assert.equal(stop("toolu_task"), true);
+  assert.equal(stop("toolu_task"), true, "asked again while it stops, it is still stopping");
   const result = await running;
   assert.equal(result.stopReason, "end_turn");
   assert.equal(result.result, "Stopped it; done.");

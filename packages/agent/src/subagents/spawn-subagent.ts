@@ -107,8 +107,9 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
 async function stoppable(parent: RunAgentOptions, toolUseId: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<SubagentOutput>): Promise<SubagentOutput> {
   if (!parent.onStopAgent) return run(signal);
   const own = new AbortController();
+  // Asked again while it stops, it is stopped all the same: a second request is no failure.
   const unsubscribe = parent.onStopAgent((id) => {
-    if (id !== toolUseId || own.signal.aborted) return false;
+    if (id !== toolUseId) return false;
     own.abort();
     return true;
   });

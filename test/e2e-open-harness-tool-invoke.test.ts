@@ -102,6 +102,9 @@ test("bad input is 400 naming the field; an unknown tool or session is 404", asy
   const unknown = await invoke("Nope", { input: {} });
   assert.equal(unknown.status, 404);
   assert.equal((await unknown.json()).error.code, "tool_not_found");
+  const long = await invoke("T".repeat(300), { input: {} });
+  assert.equal(long.status, 404);
+  assert.match((await long.json()).error.message, /no tool "T+" for the session's runs/);
   const other = await api(`${V1}/tools/Bash/invoke?session_id=nobody`, { method: "POST", body: JSON.stringify({ input: { command: "true" } }) });
   assert.equal(other.status, 404);
   assert.equal((await other.json()).error.code, "session_not_found");

@@ -15,7 +15,7 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import type { RunnerEvent } from "@harness/protocol";
+import { MAX_ID_CHARS, type RunnerEvent } from "@harness/protocol";
 import { bodyOf, check } from "../sessions/api.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import { ApiError } from "./errors.ts";
@@ -33,6 +33,8 @@ async function startCall(oh: OpenHarness, c: Context, signal: AbortSignal, opera
   // Claude Code's tools are its own: the runner runs the builtin agent's.
   if (oh.backend !== "builtin") throw new ApiError(501, "not_implemented", `tools are invoked only with the builtin backend; this server runs ${oh.backend}`, operation);
   const { input } = check(InvokeBody, await bodyOf(c));
+  // A name longer than any tool's is none: refused here, as the runner would, without asking it.
+  if (toolName.length > MAX_ID_CHARS) throw new ApiError(404, "tool_not_found", `no tool "${toolName}" for the session's runs`, operation);
   const events = oh.invokeTool({ userId, sessionId: session_id, toolName, input, signal });
   return { events, toolName, started: performance.now() };
 }

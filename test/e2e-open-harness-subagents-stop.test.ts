@@ -72,3 +72,18 @@ test("terminating a run's sub-agent twice at once stops it once: both are answer
   const execution = await executionWhen(api, executionId, (e) => e.status !== "running", "ended");
   assert.equal(execution.status, "completed");
 });
+
+test("a deleted session's spawned sub-agents go with it: a new session of the same id has none", async () => {
+  const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+  const own = `?session_id=${session.id}`;
+  const spawned = await api(`${SUBS}${own}`, { method: "POST", body: JSON.stringify({ name: "general-purpose", description: "Left behind" }) });
+  assert.equal(spawned.status, 201);
+  assert.equal((await api(`${V1}/sessions/${session.id}`, { method: "DELETE" })).status, 204);
+  const client = await h.connect(session.id);
+  try {
+    const { subagents } = await (await api(`${SUBS}${own}`)).json();
+    assert.deepEqual(subagents, []);
+  } finally {
+    await client.close();
+  }
+});

@@ -102,6 +102,8 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   events.subscribe((userId, event) => {
     notifier.notifyEvent(userId, event);
     feed.publishTo(userId, event);
+    // Its sub-agents' tasks ended with it (its runner went): they are let go of too.
+    if (event.type === "session.ended") oh.subagents.forgetSession(userId, String(event.data.session_id));
   });
   const oh: OpenHarness = {
     app,

@@ -1,7 +1,7 @@
 // Sub-agents spawned over the API: an agent type of a session, idle until a task is delegated to
 // it, which then runs as a Task call of the session's main agent would, made directly on the
-// session's runner (tool-invoke.ts). Kept in memory for the server's life, at most MAX_SPAWNED a
-// user (the oldest not running go first).
+// session's runner (tool-invoke.ts). Kept in memory while their session is, at most MAX_SPAWNED a
+// user and MAX_SPAWNED_IN_ALL in all (the oldest not running go first).
 import type { RunnerEvent } from "@harness/protocol";
 import { Delegation } from "./delegation.ts";
 import { ApiError } from "./errors.ts";
@@ -9,6 +9,8 @@ import { MAIN_AGENT, type SubagentResult, type SubagentShape } from "./subagent-
 import type { ToolInvoker } from "./tool-invoke.ts";
 
 export const MAX_SPAWNED = 100;
+/** The most kept across users (each holds its last task's events). */
+export const MAX_SPAWNED_IN_ALL = 1000;
 
 export type Spawned = {
   id: string;
@@ -28,12 +30,23 @@ export type Spawned = {
 export function createSpawnedSubagents(invokeTool: ToolInvoker) {
   const byId = new Map<string, Spawned>();
 
+  /** Lets go of the oldest of `among` that runs nothing; false when each runs a task. */
+  function dropOldestIdle(among: Iterable<Spawned>): boolean {
+    for (const spawned of among) {
+      if (spawned.starting || (spawned.delegation && !spawned.delegation.finished)) continue;
+      byId.delete(spawned.id);
+      return true;
+    }
+    return false;
+  }
+
   function spawn(userId: string, sessionId: string, fields: { name: string; description: string; model?: string }): Spawned {
     const mine = [...byId.values()].filter((spawned) => spawned.userId === userId);
-    if (mine.length >= MAX_SPAWNED) {
-      const oldest = mine.find((spawned) => !spawned.starting && (!spawned.delegation || spawned.delegation.finished));
-      if (!oldest) throw new ApiError(409, "too_many_subagents", `${MAX_SPAWNED} spawned sub-agents are running: terminate one first`, "subagents.spawn");
-      byId.delete(oldest.id);
+    if (mine.length >= MAX_SPAWNED && !dropOldestIdle(mine)) {
+      throw new ApiError(409, "too_many_subagents", `${MAX_SPAWNED} spawned sub-agents are running: terminate one first`, "subagents.spawn");
+    }
+    if (byId.size >= MAX_SPAWNED_IN_ALL && !dropOldestIdle(byId.values())) {
+      throw new ApiError(503, "server_busy", `the server runs as many spawned sub-agents as it takes (${MAX_SPAWNED_IN_ALL}): try again once one has ended`, "subagents.spawn");
     }
     const spawned: Spawned = { id: `subagent_${crypto.randomUUID()}`, userId, sessionId, ...fields, createdAt: new Date().toISOString() };
     byId.set(spawned.id, spawned);
@@ -44,6 +57,11 @@ export function createSpawnedSubagents(invokeTool: ToolInvoker) {
   function get(userId: string, sessionId: string, id: string): Spawned | undefined {
     const spawned = byId.get(id);
     return spawned && spawned.userId === userId && spawned.sessionId === sessionId ? spawned : undefined;
+  }
+
+  /** Lets go of the sub-agents spawned in a session that was deleted (whose tasks ended with it). */
+  function forgetSession(userId: string, sessionId: string): void {
+    for (const spawned of [...byId.values()]) if (spawned.userId === userId && spawned.sessionId === sessionId) byId.delete(spawned.id);
   }
 
   const list = (userId: string, sessionId: string) => [...byId.values()].filter((spawned) => spawned.userId === userId && spawned.sessionId === sessionId);
@@ -109,7 +127,7 @@ export function createSpawnedSubagents(invokeTool: ToolInvoker) {
     return delegation;
   }
 
-  return { spawn, get, list, remove, delegate };
+  return { spawn, get, list, remove, delegate, forgetSession };
 }
 
 export type SpawnedSubagents = ReturnType<typeof createSpawnedSubagents>;

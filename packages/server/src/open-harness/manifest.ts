@@ -112,7 +112,7 @@ export const CAPABILITIES = {
       "spawn takes name (an agent type of the session, as agents.list gives them), description (the task's short description) and model (an alias or model id); system_prompt and skills are not taken (501: an agent type's are its file's); builtin backend only",
       "delegate runs its task as the main agent's Task call would, on the session's runner, with the session's permission rules and mode (a call that would ask for approval is refused, as tools.invoke refuses it); refused 409 while a run is under way in the session, and a prompt sent meanwhile fails as the runner is busy; each task starts the agent afresh; context is not taken (501); the answer's execution_id is the sub-agent's id (a delegation is no execution); the task goes on if the request closes",
       "terminate stops a running sub-agent alone and answers once it has stopped: a run's goes on, its Task call's result saying the sub-agent was interrupted (the builtin backend; Claude Code's runs stop none alone: 502); a spawned one not running is removed",
-      "spawned sub-agents are kept in memory for the server's life, at most 100 a user (the oldest not running go first)",
+      "spawned sub-agents are kept in memory while their session is, at most 100 a user and 1000 in all (the oldest not running go first)",
     ],
   },
   files: {

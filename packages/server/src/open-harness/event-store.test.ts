@@ -49,3 +49,12 @@ test("every listener is told each event as it is recorded, one that throws inclu
   store.record("alice", "session.created", { session_id: "s2" });
   assert.deepEqual(told, ["alice session.ended"]);
 });
+
+test("users whose executions alone were told are let go too, when nothing else is ever recorded", () => {
+  let now = Date.parse("2026-01-01T00:00:00.000Z");
+  const store = createEventStore({ now: () => now, keepMs: 60_000 });
+  for (let user = 0; user < 10_000; user++) store.sawExecutionEvent(`user${user}`, now);
+  now += 120_000;
+  store.sawExecutionEvent("alice", now);
+  assert.equal(store.users(), 1);
+});

@@ -77,6 +77,7 @@ export function createEventStore(options: EventStoreOptions = {}) {
     /** An execution's event at `atMs` was told to `userId`'s streams: events recorded from now on
      * come after it in the feed's order. */
     sawExecutionEvent(userId: string, atMs: number): void {
+      sweep(now());
       const kept = keptOf(userId);
       kept.floor = Math.max(kept.floor, atMs + 1);
     },

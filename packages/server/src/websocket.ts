@@ -114,6 +114,10 @@ export function createWebSocketEndpoint(options: {
     handshakeAnswered(req, status);
   }
 
+  /** Refuses a handshake whose token the tokens in force stopped taking while it was checked. */
+  const refuseRevokedHandshake = (req: IncomingMessage, socket: Duplex) =>
+    refuseHandshake(req, socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
+
   // A malformed handshake (a bad Sec-WebSocket-Key, a version other than 13 or 8, another method)
   // is refused by ws, which asks here rather than answer it itself: it is counted and answered as
   // the server's own refusals are.
@@ -175,6 +179,8 @@ export function createWebSocketEndpoint(options: {
         if ("refused" in opening) return refuseHandshake(req, socket, opening.refused.status, opening.refused.message);
         if (socket.destroyed) return;
         if (closing) return refuseHandshake(req, socket, 503, "the server is shutting down");
+        // The tokens may have changed while the channel checked the handshake.
+        if (guarded && !stillTaken(token, opening.userId)) return refuseRevokedHandshake(req, socket);
         wss.handleUpgrade(req, socket, head, (ws) => {
           if (guarded) admitted.set(ws, { token, userId: opening.userId, sessionId: opening.sessionId });
           answered.add(ws);
@@ -233,7 +239,7 @@ export function createWebSocketEndpoint(options: {
           // The tokens may have changed while the session was opened.
           if (guarded && !stillTaken(token, userId)) {
             lease.release();
-            return refuseHandshake(req, socket, 401, "missing or wrong token: send Authorization: Bearer <token> or ?token=<token>", { "WWW-Authenticate": "Bearer" });
+            return refuseRevokedHandshake(req, socket);
           }
           // ws answers a malformed handshake itself and never calls back; the lease must not leak.
           let attached = false;

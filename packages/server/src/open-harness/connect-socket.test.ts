@@ -34,6 +34,7 @@ test("a socket lets go of its messages' executions once they have ended and been
   let made = 0;
   const oh = {
     sessionExists: async () => true,
+    events: { subscribe: () => () => {} },
     executions: {
       async start() {
         const execution = endedExecution(`e${++made}`, "x".repeat(100_000));

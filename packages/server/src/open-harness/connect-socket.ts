@@ -6,8 +6,9 @@
 // and `size_bytes` beside the spec's fields), error, and done with the tokens spent; each also names
 // its execution (`execution_id`). `cancel` stops an execution of the session, named by its id or by
 // the id of the message that started it. A socket that goes away stops its messages' forwarding,
-// never their executions. The spec's stdout and stderr messages are never sent: a run has no
-// process output of its own (its tool results are in the session's history).
+// never their executions. The socket is closed (4404) once its session is deleted. The spec's stdout
+// and stderr messages are never sent: a run has no process output of its own (its tool results are
+// in the session's history).
 import type { WebSocket } from "ws";
 import { z } from "zod";
 import { describeZodError } from "@harness/protocol";
@@ -171,7 +172,14 @@ export function attachConnectSocket(oh: OpenHarness, ws: WebSocket, userId: stri
     else if (message.type === "stdin") input(message.id, message.data);
     else cancel(message.execution_id);
   });
+  // A session deleted while the channel is open closes it at once, as the spec has it for an ended session.
+  const unsubscribe = oh.events.subscribe((user, event) => {
+    if (user !== userId || event.type !== "session.ended" || event.data.session_id !== sessionId) return;
+    refuse("", "session_not_found", `no session "${sessionId}": it was deleted`);
+    ws.close(SESSION_DELETED_CLOSE, "the session was deleted");
+  });
   ws.on("close", () => {
+    unsubscribe();
     for (const run of runs.values()) run.stop();
   });
   ws.on("error", () => {});

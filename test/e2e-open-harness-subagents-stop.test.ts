@@ -87,3 +87,22 @@ test("a deleted session's spawned sub-agents go with it: a new session of the sa
     await client.close();
   }
 });
+
+test("a Task call waiting for approval has no sub-agent running yet: terminate is 409 saying so, and stops nothing", async () => {
+  const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+  const own = `?session_id=${session.id}`;
+  const settings = { permissions: { ask: ["Task"] } };
+  assert.equal((await api(`${V1}/files/.claude/settings.json${own}`, { method: "PUT", body: JSON.stringify(settings) })).status, 201);
+  h.fake.push({ toolUses: [{ id: "toolu_asks", name: "Task", input: { description: "Look", prompt: "Look.", subagent_type: "general-purpose" } }] }, { text: "Looked." }, { text: "Done." });
+  const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look", session_id: session.id }) })).json();
+  await until(async () => (await api(`${SUBS}/toolu_asks${own}`)).status === 200, "made the Task call");
+  const waiting = await api(`${SUBS}/toolu_asks${own}`, { method: "DELETE" });
+  assert.equal(waiting.status, 409);
+  assert.equal((await waiting.json()).error.code, "subagent_not_started");
+  const input = await api(`${V1}/executions/${executionId}/input`, { method: "POST", body: JSON.stringify({ data: "yes" }) });
+  assert.equal(input.status, 200, await input.clone().text());
+  const execution = await executionWhen(api, executionId, (e) => e.status !== "running", "ended");
+  assert.equal(execution.status, "completed");
+  const { result } = await (await api(`${SUBS}/toolu_asks/result${own}`)).json();
+  assert.equal(result.output, "Looked.");
+});

@@ -7,7 +7,7 @@
 //   stream     SSE of its ExecutionEvents while it runs, ended with done once it has ended
 //   terminate  204 once it has stopped: a running one stops, its run (if a run started it) going on,
 //              its result cancelled; a spawned one not running is removed; one a run started is
-//              409 once it has ended
+//              409 once it has ended, or while its Task call waits for approval (nothing runs yet)
 import { check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, type OpenHarness } from "./common.ts";
@@ -126,6 +126,10 @@ export function mountSubagentRoutes(oh: OpenHarness): void {
       }
       const { status } = subagentOfCall(found.call, found.execution.id, found.execution.sessionId);
       if (!running(status)) throw new ApiError(409, "subagent_finished", `sub-agent "${found.call.id}" has already ended (${status})`, "subagents.terminate");
+      if (found.call.status === "pending") {
+        const how = `deny the call to stop it (POST …/executions/${found.execution.id}/input with "no")`;
+        throw new ApiError(409, "subagent_not_started", `sub-agent "${found.call.id}" has not started: its Task call waits for approval; ${how}`, "subagents.terminate");
+      }
       await stopRunSubagent(found.execution, found.call.id);
       return c.body(null, 204);
     }),

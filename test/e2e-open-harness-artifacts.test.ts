@@ -44,11 +44,13 @@ test("an execution's artifacts are the files its run wrote: listed, counted, in 
       {
         toolUses: [
           { name: "Write", input: { file_path: "out/report.md", content: "# Report\n" } },
-          { name: "Write", input: { file_path: join(workspace, "data.json"), content: "{}\n" } },
           // Refused (no content): no file, no artifact.
           { name: "Write", input: { file_path: "broken.txt" } },
         ],
       },
+      // In a reply of its own: calls of one reply may run together, and their files then come in
+      // the order the comparison lists them.
+      { toolUses: [{ name: "Write", input: { file_path: join(workspace, "data.json"), content: "{}\n" } }] },
       { toolUses: [{ name: "Edit", input: { file_path: "out/report.md", old_string: "# Report", new_string: "# Final report" } }] },
       { text: "Written." },
     );

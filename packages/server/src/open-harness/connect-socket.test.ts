@@ -23,7 +23,7 @@ function fakeSocket() {
 function endedExecution(id: string, text: string): Execution {
   const events: ExecutionEvent[] = [{ type: "text", content: text }, { type: "done", usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } }];
   const watch = { status: "completed", finished: true, awaiting: () => [] } as unknown as Execution["watch"];
-  return { id, userId: "alice", sessionId: "s1", startedAt: new Date().toISOString(), watch, events, listeners: new Set(), ended: Promise.resolve(), cancel: () => false, answer: () => {}, stopAgent: () => {} };
+  return { id, userId: "alice", sessionId: "s1", startedAt: new Date().toISOString(), watch, events, listeners: new Set(), ended: Promise.resolve(), cancel: () => false, answer: () => {}, stopAgent: () => {}, planEdits: [], setTodos: async () => ({ ok: true, value: undefined }) } as Execution;
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));

@@ -452,28 +452,37 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     }
   }
 
-  /** `body` with the session's approvals of `.mcp.json` servers, when it has any. */
-  function withApprovals<T extends RunnerQuery | RunnerToolCall | RunnerMcpProbe>(body: T): T {
+  /** `body` with what every request carries besides the session's: its owner (telemetry), the
+   * debug label, the server's runOptions and the session's approvals of `.mcp.json` servers. */
+  function carrying<T extends RunnerQuery | RunnerToolCall | RunnerMcpProbe>(body: T): T {
     const approvals = options.mcpApprovals?.() ?? [];
-    return approvals.length > 0 ? { ...body, mcpApprovals: [...approvals] } : body;
+    return {
+      ...body,
+      telemetry: ownerOf(options.member),
+      ...(options.labelsDebug && { debugLabel: options.member }),
+      ...(options.runOptions && { runOptions: options.runOptions }),
+      ...(approvals.length > 0 && { mcpApprovals: [...approvals] }),
+    };
+  }
+
+  /** ensure(), failing with why the runner did not start (unless the caller gave up). */
+  async function started(signal: AbortSignal, before?: () => Promise<void>): Promise<Live> {
+    try {
+      await before?.();
+      return await ensure(signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw new Error(`the runner failed to start: ${(err as Error).message}`);
+    }
   }
 
   function query(body: RunnerQuery, opts: { signal: AbortSignal; onLateEnd?: (event: RunEndEvent) => void }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       if (calling) throw new Error(`${calling}: send the prompt once it has ended`);
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
-      const labelled: RunnerQuery = options.labelsDebug ? { ...planned, debugLabel: options.member } : planned;
-      const owned: RunnerQuery = { ...labelled, telemetry: ownerOf(options.member) };
-      const carried = withApprovals(options.runOptions ? { ...owned, runOptions: options.runOptions } : owned);
+      const carried = carrying(planned);
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
-      let runner: Live;
-      try {
-        await queryTurn();
-        runner = await ensure(opts.signal);
-      } catch (err) {
-        if (opts.signal.aborted) throw err;
-        throw new Error(`the runner failed to start: ${(err as Error).message}`);
-      }
+      let runner = await started(opts.signal, queryTurn);
       const send = (to: Live) => queryRun(to.client, withKey, { ...opts, ...(options.userShell && { userShell: true }), onEnded: () => (fresh = { live: to, until: performance.now() + FRESH_MS }) });
       const events = takenOnce(runner, send, resending("query", opts.signal), (to) => (runner = to));
       return { serving: () => runner, events };
@@ -498,21 +507,10 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   function callTool(body: RunnerToolCall, opts: { signal: AbortSignal }): AsyncGenerator<RunnerEvent> {
     return streaming(opts.signal, async () => {
       const planned: RunnerToolCall = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
-      const carried: RunnerToolCall = withApprovals({
-        ...planned,
-        telemetry: ownerOf(options.member),
-        ...(options.labelsDebug && { debugLabel: options.member }),
-        ...(options.runOptions && { runOptions: options.runOptions }),
-      });
+      const carried = carrying(planned);
       // A path for Claude Code's own minting, which a direct call (the builtin agent's tools) has no use for.
       const { googleCredentialsFile: _file, ...keys } = options.credentials ? await options.credentials() : {};
-      let runner: Live;
-      try {
-        runner = await ensure(opts.signal);
-      } catch (err) {
-        if (opts.signal.aborted) throw err;
-        throw new Error(`the runner failed to start: ${(err as Error).message}`);
-      }
+      const runner = await started(opts.signal);
       const events = runner.client.invokeTool({ ...carried, ...keys }, opts)[Symbol.asyncIterator]() as AsyncGenerator<RunnerEvent>;
       return { serving: () => runner, events };
     });
@@ -525,22 +523,8 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
     if (calling) throw new RunnerHttpError(409, calling);
     calling = BUSY_WITH_PROBE;
     try {
-      const carried: RunnerMcpProbe = withApprovals({
-        ...body,
-        telemetry: ownerOf(options.member),
-        ...(options.labelsDebug && { debugLabel: options.member }),
-        ...(options.runOptions && { runOptions: options.runOptions }),
-      });
-      return await busyWith(async () => {
-        let runner: Live;
-        try {
-          runner = await ensure(opts.signal);
-        } catch (err) {
-          if (opts.signal.aborted) throw err;
-          throw new Error(`the runner failed to start: ${(err as Error).message}`);
-        }
-        return runner.client.probeMcp(carried, opts.signal);
-      });
+      const carried = carrying(body);
+      return await busyWith(async () => (await started(opts.signal)).client.probeMcp(carried, opts.signal));
     } finally {
       calling = undefined;
     }

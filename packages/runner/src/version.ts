@@ -1,7 +1,7 @@
 // The runner's version as its /health says it: a hash of the sources of the packages a runner
 // loads, so that it changes whenever their code does (the packages' version numbers do not). A
 // server compares it with its own reckoning to tell a runner an earlier server left, of the code
-// before an upgrade, from one it could have started itself (the server's runners/supervisor.ts).
+// before an upgrade, from one it could have started itself (the server's runners/lifecycle.ts).
 // Computed once, when the runner starts, from the files as they are then: the code it loaded.
 // Reading ~500 files of ~2 MB takes some 10 ms.
 //   env HARNESS_RUNNER_VERSION: stands in for the hash (for tests only: a runner "of another

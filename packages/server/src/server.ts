@@ -275,6 +275,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       webhooks: { store: db.webhooks, outbox: db.webhookOutbox, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
       workDirOf: workspaceOf,
       home: config.env.HOME || homedir(),
+      // In the session's state: removed with it, copied into its forks (the sessions API does both).
+      skillVersionsOf: (userId, sessionId) => join(dirs.stateOf(userId, sessionId), "skill-versions"),
       log,
       logs,
       webSocketChannels: channels,

@@ -19,6 +19,9 @@ export type OpenHarness = {
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
   home: string;
+  /** Where the versions of a session's skills are kept (skill-versions.ts): the server's, removed
+   * with the session and copied into its forks. */
+  skillVersionsOf(userId: string, sessionId: string): string;
   /** Whether the user's session exists, its state left unread. */
   sessionExists(userId: string, sessionId: string): Promise<boolean>;
   version: string;

@@ -24,6 +24,7 @@ import { mountMcpRoutes } from "./routes-mcp.ts";
 import { mountMcpWriteRoutes } from "./routes-mcp-write.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountSkillWriteRoutes } from "./routes-skills-write.ts";
+import { mountSkillVersionRoutes } from "./routes-skill-versions.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountPlanWriteRoutes } from "./routes-plan-write.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
@@ -74,6 +75,9 @@ export type OpenHarnessOptions = {
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
   home: string;
+  /** Where the versions of a session's skills are kept: in the server's data directory, removed with
+   * the session and copied into its forks. */
+  skillVersionsOf(userId: string, sessionId: string): string;
   /** Whether the user's session exists, its state left unread (the sessions API's own check). */
   sessionExists(userId: string, sessionId: string): Promise<boolean>;
   log?: (line: string) => void;
@@ -121,6 +125,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     events,
     workDirOf: options.workDirOf,
     home: options.home,
+    skillVersionsOf: options.skillVersionsOf,
     sessionExists: options.sessionExists,
     version: options.version,
     backend: options.backend,
@@ -141,6 +146,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountPlanWriteRoutes(oh);
   mountMcpRoutes(oh);
   mountSkillWriteRoutes(oh);
+  mountSkillVersionRoutes(oh);
   mountMcpWriteRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);

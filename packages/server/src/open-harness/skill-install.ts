@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { lstat, rename } from "node:fs/promises";
 import { ApiError } from "./errors.ts";
 import type { BundleFile } from "./skill-files.ts";
-import { inDirectory } from "./workspace-at.ts";
+import { type At, inDirectory } from "./workspace-at.ts";
 import { deleteAt, type SessionCheck, writeFileAt } from "./workspace-files.ts";
 import { checkOpened, confined, refusalOf } from "./workspace-paths.ts";
 
@@ -16,18 +16,44 @@ export const SKILLS_DIR = ".claude/skills";
 
 /** Writes `files` as the folder .claude/skills/<name>; 409 skill_exists when something is there. */
 export async function installSkill(root: string, name: string, files: BundleFile[], stillThere: SessionCheck): Promise<void> {
-  const temp = `.harness-new-${randomBytes(6).toString("hex")}`;
   const taken = () => new ApiError(409, "skill_exists", `${SKILLS_DIR}/${name} is there already (a folder the runs skip, or another's): uninstall it or choose another name`, "skills.register");
+  await placeSkill(root, name, files, stillThere, async (at, temp) => {
+    if (await lstat(at(name)).then(() => true, () => false)) throw taken();
+    // A folder made there meanwhile, not empty, is not replaced.
+    await rename(at(temp), at(name)).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ENOTEMPTY" || error.code === "EEXIST" ? taken() : refusalOf(error, `${SKILLS_DIR}/${name}`);
+    });
+  });
+}
+
+/** Writes `files` as the folder .claude/skills/<name> in place of the one there (if any): the new one
+ * is written whole beside it, then the old one is renamed away and the new one into its place (a run
+ * starting between the two renames finds no skill of that name, never half of one); the old one is
+ * then deleted. */
+export async function replaceSkill(root: string, name: string, files: BundleFile[], stillThere: SessionCheck): Promise<void> {
+  const old = `.harness-old-${randomBytes(6).toString("hex")}`;
+  let replaced = true;
+  await placeSkill(root, name, files, stillThere, async (at, temp) => {
+    await rename(at(name), at(old)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") replaced = false;
+      else throw refusalOf(error, `${SKILLS_DIR}/${name}`);
+    });
+    await rename(at(temp), at(name)).catch(async (error: unknown) => {
+      if (replaced) await rename(at(old), at(name)).catch(() => {});
+      throw refusalOf(error, `${SKILLS_DIR}/${name}`);
+    });
+  });
+  if (replaced) await deleteAt(root, `${SKILLS_DIR}/${old}`, true);
+}
+
+/** `files` written in a hidden folder of .claude/skills, then `put` (in the open .claude/skills) to
+ * move it into place; the hidden folder is removed when that fails. */
+async function placeSkill(root: string, name: string, files: BundleFile[], stillThere: SessionCheck, put: (at: At, temp: string) => Promise<void>): Promise<void> {
+  const temp = `.harness-new-${randomBytes(6).toString("hex")}`;
   try {
     for (const file of files) await writeFileAt(root, `${SKILLS_DIR}/${temp}/${file.path}`, file.data, false, stillThere);
     const real = await confined(root, SKILLS_DIR);
-    await inDirectory(real, (fd) => checkOpened(fd, root, SKILLS_DIR), async (at) => {
-      if (await lstat(at(name)).then(() => true, () => false)) throw taken();
-      // A folder made there meanwhile, not empty, is not replaced.
-      await rename(at(temp), at(name)).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === "ENOTEMPTY" || error.code === "EEXIST" ? taken() : refusalOf(error, `${SKILLS_DIR}/${name}`);
-      });
-    });
+    await inDirectory(real, (fd) => checkOpened(fd, root, SKILLS_DIR), (at) => put(at, temp));
   } catch (error) {
     await deleteAt(root, `${SKILLS_DIR}/${temp}`, true).catch(() => {});
     throw error;

@@ -99,12 +99,12 @@ test("register and update keep versions; a rollback puts one back, which the nex
 test("a skill changed by hand since the API wrote it is kept as a version of its own, so a rollback loses nothing", async () => {
   const h = await startHarness();
   try {
-    const { form, versions, rollback, skillMd } = await setUp(h);
+    const { api, q, form, versions, rollback, skillMd } = await setUp(h);
     assert.equal((await form("/skills", formOf({ "deploy/SKILL.md": SKILL("Deploys to staging") }))).status, 201);
     await writeFile(skillMd, SKILL("Edited by hand"));
     const listed = await versions();
     assert.equal(listed.current_version, "2");
-    assert.deepEqual(listed.versions.map((v) => [v.version, v.changelog]), [["2", "changed since version 1 outside this API"], ["1", "registered"]]);
+    assert.deepEqual(listed.versions.map((v) => [v.version, v.changelog]), [["2", "changed since version 1, not by this session's API calls (by hand, by a run)"], ["1", "registered"]]);
     // Seen again unchanged, it is no new version.
     assert.equal((await versions()).versions.length, 2);
 
@@ -124,6 +124,22 @@ test("a skill changed by hand since the API wrote it is kept as a version of its
     assert.equal(broken.status, 400);
     assert.match((await broken.json()).error.message, /would not load as the runs load it: .*no description/);
     assert.equal(await readFile(skillMd, "utf8"), SKILL("Deploys to staging"));
+
+    // Uninstalled, its versions stay: one rolled back to puts it back.
+    assert.equal((await api(`${V1}/skills/deploy${q}`, { method: "DELETE" })).status, 204);
+    const uninstalled = await versions();
+    assert.deepEqual([uninstalled.current_version, uninstalled.versions.length], ["", 4]);
+    const restored = await rollback("3");
+    assert.equal(restored.status, 200);
+    assert.deepEqual([(await restored.json()).previous_version], [""]);
+    assert.equal(await readFile(skillMd, "utf8"), SKILL("Edited by hand again"));
+
+    // A skill put in the workspace by hand has its first version when first seen.
+    const other = join(skillMd, "..", "..", "lint");
+    await mkdir(other);
+    await writeFile(join(other, "SKILL.md"), SKILL("Lints").replace("deploy", "lint"));
+    const found = await (await api(`${V1}/skills/lint/versions${q}`)).json();
+    assert.deepEqual([found.current_version, found.versions.map((v: { changelog: string }) => v.changelog)], ["1", ["as first found"]]);
   } finally {
     await h.close();
   }
@@ -172,8 +188,7 @@ test("at most 20 versions are kept, the oldest going first; unknown skills and v
     assert.equal((await apiAs(h.server.url, "bob")(`${V1}/skills/deploy/versions${q}`)).status, 404);
 
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    for (const operation of ["skills.listVersions", "skills.rollback", "skills.upgrade"]) assert.ok(caps.skills.operations.includes(operation), operation);
-    assert.equal((await api(`${V1}/skills/discover${q}`, { method: "POST", body: "{}" })).status, 501);
+    for (const operation of ["skills.listVersions", "skills.rollback", "skills.upgrade", "skills.discover"]) assert.ok(caps.skills.operations.includes(operation), operation);
   } finally {
     await h.close();
   }

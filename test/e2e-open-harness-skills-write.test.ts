@@ -118,7 +118,7 @@ test("a bundle is validated as the runs load it; bad bundles, the user's skills 
     await refused(await post("/skills", formOf({ "deploy/SKILL.md": SKILL })), 400, /symbolic link that leads outside the session's workspace/);
     assert.deepEqual(await readdir(outside), []);
     const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
-    assert.deepEqual(caps.skills.operations, ["skills.list", "skills.get", "skills.register", "skills.update", "skills.uninstall", "skills.download", "skills.validate", "skills.listVersions", "skills.rollback", "skills.upgrade"]);
+    assert.deepEqual(caps.skills.operations, ["skills.list", "skills.get", "skills.register", "skills.update", "skills.uninstall", "skills.download", "skills.validate", "skills.listVersions", "skills.rollback", "skills.upgrade", "skills.discover"]);
   } finally {
     await rm(outside, { recursive: true, force: true });
     await h.close();

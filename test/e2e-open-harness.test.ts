@@ -282,8 +282,8 @@ test("bad input, unknown ids and what is not implemented are answered in the Err
     assert.equal(e.status, 501);
     assert.equal(e.code, "not_implemented");
     assert.equal(e.operation, "tools.register");
-    e = await error(await api(`${V1}/skills/discover`, { method: "POST", body: "{}" }));
-    assert.equal(e.operation, "skills.discover");
+    e = await error(await api(`${V1}/agents/main/memory/archive`));
+    assert.equal(e.operation, "memory.getArchive");
     e = await error(await api("/v1/harnesses", { method: "POST", body: "{}" }));
     assert.equal(e.operation, "harnesses.register");
   } finally {

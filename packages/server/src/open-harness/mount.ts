@@ -25,6 +25,7 @@ import { mountMcpWriteRoutes } from "./routes-mcp-write.ts";
 import { mountSkillRoutes } from "./routes-skills.ts";
 import { mountSkillWriteRoutes } from "./routes-skills-write.ts";
 import { mountSkillVersionRoutes } from "./routes-skill-versions.ts";
+import { mountSkillDiscoverRoutes } from "./routes-skill-discover.ts";
 import { mountPlanRoutes } from "./routes-plan.ts";
 import { mountPlanWriteRoutes } from "./routes-plan-write.ts";
 import { mountHarnessRoutes } from "./routes-harnesses.ts";
@@ -147,6 +148,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountMcpRoutes(oh);
   mountSkillWriteRoutes(oh);
   mountSkillVersionRoutes(oh);
+  mountSkillDiscoverRoutes(oh);
   mountMcpWriteRoutes(oh);
   mountSkillRoutes(oh);
   mountHookRoutes(oh);

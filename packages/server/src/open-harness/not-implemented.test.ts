@@ -24,7 +24,7 @@ test("a request for an operation of the spec that is not implemented is named by
     ["POST", "/harnesses/harness/files/search", undefined],
     ["HEAD", "/harnesses/harness/skills/s1/download", undefined],
     ["GET", "/harnesses/harness/skills/s1/versions", undefined],
-    ["POST", "/harnesses/harness/skills/discover", "skills.discover"],
+    ["POST", "/harnesses/harness/skills/discover", undefined],
     ["PATCH", "/harnesses/harness/executions/e1/plan/tasks/1", undefined],
     ["PATCH", "/harnesses/harness", "harnesses.update"],
     ["POST", "/harnesses/harness/validate-credentials", undefined],

@@ -8,7 +8,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["DELETE", H, "harnesses.unregister"],
   ["GET", `${H}/agents/{id}/memory/archive`, "memory.getArchive"],
   ["POST", `${H}/agents/{id}/memory/archive`, "memory.addToArchive"],
-  ["POST", `${H}/skills/discover`, "skills.discover"],
   ["POST", `${H}/tools`, "tools.register"],
   ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
   ["POST", `${H}/conformance/run`, "conformance.run"],

@@ -53,7 +53,7 @@ export async function seeSkill(store: SkillVersions, root: string, name: string)
   if ("missing" in now) return { history: before };
   const current = before.versions.find((v) => v.version === before.current);
   if (current?.hash === hashOf(now.files)) return { history: before, files: now.files };
-  const why = before.versions.length === 0 ? "as first found" : before.current === undefined ? "as found again" : `changed since version ${before.current} outside this API`;
+  const why = before.versions.length === 0 ? "as first found" : before.current === undefined ? "as found again" : `changed since version ${before.current}, not by this session's API calls (by hand, by a run)`;
   await store.record(name, now.files, why);
   return { history: await store.history(name), files: now.files };
 }

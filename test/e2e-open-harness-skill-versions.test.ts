@@ -4,7 +4,7 @@
 // serve one; the oldest go beyond 20; a fork keeps its source's, a deleted session's go with it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { access, mkdir, readFile, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startHarness, type Harness } from "./e2e-commands-support.ts";
 import { apiAs, readSse, V1, type Api } from "./open-harness-support.ts";
@@ -53,6 +53,7 @@ test("register and update keep versions; a rollback puts one back, which the nex
     assert.equal((await registered.json()).skill.version, "1");
     const changed = await describe("Deploys to production");
     assert.equal((await changed.json()).skill.version, "2");
+    assert.equal((await (await describe("Deploys to production")).json()).skill.version, "2", "the same description is no new version");
 
     const listed = await versions();
     assert.equal(listed.skill_id, "deploy");
@@ -148,7 +149,7 @@ test("a skill changed by hand since the API wrote it is kept as a version of its
 test("at most 20 versions are kept, the oldest going first; unknown skills and versions are 404, bad input 400 naming the field", async () => {
   const h = await startHarness();
   try {
-    const { api, q, form, versions, describe, rollback } = await setUp(h);
+    const { api, q, sessionId, form, versions, describe, rollback } = await setUp(h);
     assert.equal((await form("/skills", formOf({ "deploy/SKILL.md": SKILL("Version 1") }))).status, 201);
     for (let i = 2; i <= 22; i++) assert.equal((await describe(`Version ${i}`)).status, 200);
     const listed = await versions();
@@ -161,6 +162,19 @@ test("at most 20 versions are kept, the oldest going first; unknown skills and v
     assert.match(error.message, /no version "2" \(those kept are 3, 4/);
     assert.equal((await api(`${V1}/skills/deploy/download${q}&version=1`)).status, 404);
     assert.equal((await rollback("3")).status, 200);
+
+    // Grown by hand past what a version keeps: listed with a warning, and not replaced (it would be lost).
+    const folder = join(h.workspace("alice", sessionId), ".claude", "skills", "deploy");
+    for (let i = 0; i < 200; i++) await writeFile(join(folder, `note-${i}.txt`), "x");
+    const large = await versions();
+    assert.equal(large.current_version, "");
+    assert.match((large as Versions & { warning: string }).warning, /more than a version keeps \(200 files/);
+    const kept = await rollback("4");
+    assert.equal(kept.status, 409);
+    assert.match((await kept.json()).error.message, /changed outside this API and it holds more than a version keeps/);
+    assert.equal((await describe("Changed")).status, 409);
+    await rm(join(folder, "note-0.txt"));
+    assert.equal((await rollback("4")).status, 200);
 
     const refused = async (response: Response, status: number, message: RegExp) => {
       const text = await response.text();

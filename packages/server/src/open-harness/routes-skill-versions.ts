@@ -45,13 +45,16 @@ export function mountSkillVersionRoutes(oh: OpenHarness): void {
       const { version } = check(RollbackBody, await bodyOf(c));
       const { name, previous } = await skillsInTurn(oh, at, async (now) => {
         const skill = await versionedSkill(now, c.req.param("skillId")!, "skills.rollback");
-        const { history, seen } = await keepBeforeChange(at.versions, at.root, skill.name, "skills.rollback");
+        // Read first: keeping what is there may drop the oldest version, which may be this one.
         const files = await versionFiles(at.versions, skill.name, version, "skills.rollback");
+        const { history, seen } = await keepBeforeChange(at.versions, at.root, skill.name, "skills.rollback");
         if (history.current !== version || !seen.files) {
           // A version changed by hand may not load: it is put back only if the runs would read it.
           refuseInvalid(await validateBundle({ files, folder: skill.name }), "skills.rollback");
           await replaceSkill(at.root, skill.name, files, stillOwned(oh, c, at.sessionId));
-          await at.versions.setCurrent(skill.name, version);
+          const stillKept = (await at.versions.history(skill.name)).versions.some((v) => v.version === version);
+          if (stillKept) await at.versions.setCurrent(skill.name, version);
+          else await at.versions.record(skill.name, files, `version ${version} put back`);
         }
         return { name: skill.name, previous: history.current ?? "" };
       });

@@ -21,7 +21,7 @@ import { ownSession, SessionQuery, stillOwned } from "./session-of.ts";
 import { bundleOf, refuseInvalid, SKILL_MAX_BYTES, SKILL_MAX_FILES, validateBundle, type Bundle } from "./skill-files.ts";
 import { installSkill, SKILLS_DIR, uninstallSkill } from "./skill-install.ts";
 import { folderFiles, keepBeforeChange, seeSkill } from "./skill-history.ts";
-import { skillVersions, type SkillVersions } from "./skill-versions.ts";
+import { hashOf, skillVersions, type SkillVersions } from "./skill-versions.ts";
 import { VersionId, versionEntries } from "./skill-version-files.ts";
 import { downloadEntries } from "./workspace-batch.ts";
 import { openFile, writeFileAt } from "./workspace-files.ts";
@@ -144,10 +144,11 @@ export function mountSkillWriteRoutes(oh: OpenHarness): void {
         const text = await file.readFile("utf8").finally(() => file.close());
         const changed = Buffer.from(changedAgentText(text, { description: body.description }));
         refuseInvalid(await validateBundle({ files: [{ path: "SKILL.md", data: changed }], folder: skill.name }), "skills.update");
-        await keepBeforeChange(at.versions, at.root, skill.name, "skills.update");
+        const { seen } = await keepBeforeChange(at.versions, at.root, skill.name, "skills.update");
         await writeFileAt(at.root, relative, changed, true, stillOwned(oh, c, at.sessionId));
+        // The same description again is no new version.
         const written = await folderFiles(at.root, skill.name);
-        if ("files" in written) await at.versions.record(skill.name, written.files, "description changed");
+        if ("files" in written && hashOf(written.files) !== hashOf(seen.files ?? [])) await at.versions.record(skill.name, written.files, "description changed");
         return skill;
       });
       return c.json({ skill: await shapeNow(oh, at, skill.name) });

@@ -60,7 +60,14 @@ export function skillVersions(dir: string, limits: VersionLimits = VERSION_LIMIT
       if (error.code === "ENOENT") return undefined;
       throw error;
     });
-    return text === undefined ? { name, next: 1, versions: [] } : (JSON.parse(text) as SkillHistory);
+    if (text === undefined) return { name, next: 1, versions: [] };
+    try {
+      return JSON.parse(text) as SkillHistory;
+    } catch {
+      // An index damaged from outside (it is written whole, then renamed) loses the list, not the skill's writes;
+      // its versions' folders are written over as the numbers come round again.
+      return { name, next: 1, versions: [] };
+    }
   }
 
   async function save(history: SkillHistory): Promise<void> {

@@ -44,7 +44,7 @@ export async function skillPlace(oh: OpenHarness, c: Context, operation: string)
   const root = oh.workDirOf(userId, session_id);
   if (c.req.method !== "GET") refuseHome(root, oh.home, operation);
   const { skills } = await discoverSkills({ home: oh.home, projectRoot: root });
-  return { root, userId, sessionId: session_id, skills, versions: skillVersions(oh.skillVersionsOf(userId, session_id)) };
+  return { root, userId, sessionId: session_id, skills, versions: skillVersions(oh.skillVersionsOf(userId, session_id), stillOwned(oh, c, session_id)) };
 }
 
 /** `work` given the place with its skills read once the API's writes of the workspace's skills

@@ -10,7 +10,7 @@ const file = (path: string, text: string) => ({ path, data: new Uint8Array(Buffe
 test("versions are kept whole, the oldest dropped beyond the count or the bytes, never the newest", async () => {
   const dir = await mkdtemp(join(tmpdir(), "harness-versions-"));
   try {
-    const store = skillVersions(dir, { maxVersions: 3, maxBytes: 10 });
+    const store = skillVersions(dir, undefined, { maxVersions: 3, maxBytes: 10 });
     assert.deepEqual(await store.history("deploy"), { name: "deploy", next: 1, versions: [] });
     for (const text of ["a", "bb", "ccc", "dddd"]) await store.record("deploy", [file("SKILL.md", text), file("scripts/x.sh", "")], `set ${text}`);
     let history = await store.history("deploy");

@@ -50,8 +50,9 @@ export function hashOf(files: BundleFile[]): string {
 
 const keyOf = (name: string) => createHash("sha256").update(name).digest("hex").slice(0, 32);
 
-/** The versions kept in `dir` (created as the first is kept). */
-export function skillVersions(dir: string, limits: VersionLimits = VERSION_LIMITS): SkillVersions {
+/** The versions kept in `dir` (created as the first is kept). `stillThere` is awaited before each
+ * write, and throws once the session is gone: its state is removed, and not to be made again. */
+export function skillVersions(dir: string, stillThere: () => Promise<unknown> = async () => {}, limits: VersionLimits = VERSION_LIMITS): SkillVersions {
   const folderOf = (name: string) => join(dir, keyOf(name));
   const indexOf = (name: string) => join(folderOf(name), "index.json");
 
@@ -79,6 +80,7 @@ export function skillVersions(dir: string, limits: VersionLimits = VERSION_LIMIT
   return {
     history,
     async record(name, files, changelog) {
+      await stillThere();
       const before = await history(name);
       const version: SkillVersion = {
         version: String(before.next),
@@ -107,6 +109,7 @@ export function skillVersions(dir: string, limits: VersionLimits = VERSION_LIMIT
       return version;
     },
     async setCurrent(name, version) {
+      await stillThere();
       const { current: _, ...before } = await history(name);
       if (before.versions.length) await save({ ...before, ...(version !== undefined && { current: version }) });
     },

@@ -90,7 +90,8 @@ test("resume by session id continues the conversation; each run reports only its
   const fake = await fakeForClaudeCode(t, {
     replies: [
       // About a second of streaming: the first run's API time is long, the second's short.
-      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 100 },
+      // Slow enough that the second call, even on a busy machine, takes less API time.
+      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 300 },
       { text: "You said heron.", usage: { input_tokens: 200, output_tokens: 20 } },
     ],
   });
@@ -123,7 +124,8 @@ test("resume by session id continues the conversation; each run reports only its
 test("a store of the backend that lost the session's totals (another version's file) does not make a resumed run count the earlier runs' calls again", { skip, timeout }, async (t) => {
   const fake = await fakeForClaudeCode(t, {
     replies: [
-      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 100 },
+      // Slow enough that the second call, even on a busy machine, takes less API time.
+      { text: "The code word is heron.", usage: { input_tokens: 100, output_tokens: 10 }, delayMs: 300 },
       { text: "You said heron.", usage: { input_tokens: 200, output_tokens: 20 } },
     ],
   });

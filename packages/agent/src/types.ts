@@ -1,5 +1,5 @@
 import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
-import type { AgentEvent, ConversationSpent, ModelFailure, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, ModelFailure, RegisteredTool, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
 import type { HookObserver, HooksConfig } from "./hooks/types.ts";
@@ -203,6 +203,11 @@ export type RunAgentOptions = {
    * the session whose caller connected them), over those of the user's settings: each counts for
    * its entry exactly as it was approved (mcp/granted.ts), never for one changed since. */
   mcpApprovals?: readonly { name: string; entry: string }[];
+  /** Tools the program driving the run registered (the Open Harness API's tools.register): offered
+   * to the main thread's model after the others, unless the run brings its own `tools`; each call's
+   * input POSTed to the tool's URL (tools/registered/registered-tool.ts). Permission rules name them
+   * as any tool: a call asks unless an allow rule matches. */
+  registeredTools?: readonly RegisteredTool[];
   /** Hooks of the program driving the run (the Agent SDK's hook callbacks): they run after the
    * settings' own hooks of the same event, with the same matcher rules, whatever the settings say of
    * hooks (they are no file's). */

@@ -7,6 +7,7 @@ export * from "./runner.ts";
 export * from "./runner-control.ts";
 export * from "./runner-tools.ts";
 export * from "./runner-mcp.ts";
+export * from "./registered-tools.ts";
 export { createTextQueue } from "./text-queue.ts";
 export type { TextQueue } from "./text-queue.ts";
 export { createSseParser } from "./sse-parser.ts";

@@ -9,6 +9,7 @@
 // the run and is also the SSE `id:`. The first event is run.started and the last is run.completed or
 // run.error. Closing the request cancels the run.
 import { z } from "zod";
+import { RegisteredToolsSchema } from "./registered-tools.ts";
 import { idOfAtMost, MAX_ID_CHARS, RunnerPermissionModeSchema } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
 import { ChangedFilesSchema, ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
@@ -165,6 +166,9 @@ export const RunnerQueryFields = z
      * canonical JSON, @harness/agent's mcpEntryFingerprint): it starts as one the user's settings
      * approve, while its entry is unchanged. The builtin backend's. */
     mcpApprovals: McpApprovalsSchema.optional(),
+    /** Tools a program registered for the session (registered-tools.ts): offered to the model
+     * besides the agent's own, each call POSTed to its URL. The builtin backend's. */
+    registeredTools: RegisteredToolsSchema.optional(),
     /** Whose run this is, as the runner's debug log names each line the run writes (a server's
      * "user/session"): runners shared by several sessions write one file. Never a prompt. */
     debugLabel: z

@@ -41,6 +41,7 @@ import { applyToRun, type RunPermissions } from "./permissions/run-permissions.t
 import { structuredOutput, type StructuredOutput } from "./structured-output.ts";
 import { offeredTools } from "./request.ts";
 import { defaultTools, offered } from "./default-tools.ts";
+import { registeredTool } from "../tools/registered/registered-tool.ts";
 
 export const DEFAULT_MAX_TURNS = 100;
 
@@ -126,7 +127,7 @@ export function mainRunContext(input: MainRunInput, spawnerFor: (ctx: RunContext
     return grantSkill(permissions, skill, setup.projectRoot, input.notice);
   };
   const structured = options.outputSchema ? structuredOutput(options.outputSchema) : undefined;
-  const all = mainAgentTools(options.tools ?? defaultTools(setup, options, activate), agent, setup.agents);
+  const all = mainAgentTools(options.tools ?? [...defaultTools(setup, options, activate), ...(options.registeredTools ?? []).map(registeredTool)], agent, setup.agents);
   const { tools, withheld } = offered(structured ? [...all, structured.tool] : all, permissions);
   const ctx: RunContext = {
     ...base,

@@ -11,6 +11,12 @@ test("tool-wide rules and rules with a specifier", () => {
   assert.deepEqual(parseRule("mcp__github__*"), { tool: "mcp__github__*" });
 });
 
+test("a registered tool's name is a rule; a built-in's in the wrong case, or a name of other characters, is not", () => {
+  assert.deepEqual(parseRule("lookup_order"), { tool: "lookup_order" });
+  assert.deepEqual(parseRule("get-weather"), { tool: "get-weather" });
+  for (const text of ["bash", "webfetch", "task", "my tool", "1st", "mcp__"]) assert.ok("error" in parseRule(text), text);
+});
+
 test("empty parentheses and (*) mean every use", () => {
   assert.deepEqual(parseRule("Bash()"), { tool: "Bash" });
   assert.deepEqual(parseRule("Bash(*)"), { tool: "Bash" });

@@ -1,7 +1,15 @@
-import { PATH_RULE_TOOLS } from "./tool-names.ts";
+import { BUILTIN_TOOL_NAMES, PATH_RULE_TOOLS } from "./tool-names.ts";
 import type { PermissionContext, PermissionRule, Rule } from "./types.ts";
 
 const TOOL_NAME = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_.*-]+)$/;
+/** A tool a program registered (RunAgentOptions.registeredTools) may have any name of letters, digits,
+ * `_` and `-`; a built-in's name spelt in other cases ("bash") is taken for a mistake, not for one. */
+const REGISTERED_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const BUILTIN_LOWER = new Set([...BUILTIN_TOOL_NAMES, "Task"].map((name) => name.toLowerCase()));
+
+function isToolName(tool: string): boolean {
+  return TOOL_NAME.test(tool) || (REGISTERED_NAME.test(tool) && !tool.toLowerCase().startsWith("mcp__") && !BUILTIN_LOWER.has(tool.toLowerCase()));
+}
 
 /** Parses Claude Code's rule syntax: `Tool`, `Tool(specifier)`; `\(` and `\)` in the specifier are
  * literal parentheses. `Tool()` and `Tool(*)` mean every use of the tool. Returns an error naming the
@@ -11,7 +19,7 @@ export function parseRule(text: string): Rule | { error: string } {
   if (trimmed === "") return { error: "empty permission rule" };
   const open = trimmed.indexOf("(");
   const tool = open === -1 ? trimmed : trimmed.slice(0, open).trim();
-  if (!TOOL_NAME.test(tool)) {
+  if (!isToolName(tool)) {
     return {
       error: `"${tool}" is not a tool name: tool names start with an uppercase letter (Bash, Read, Edit, WebFetch …) or with mcp__`,
     };

@@ -82,6 +82,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         ...query.runOptions,
         ...opts.runOptions,
         ...(query.mcpApprovals && { mcpApprovals: query.mcpApprovals }),
+        ...(query.registeredTools && { registeredTools: query.registeredTools }),
         ...(query.effort && { effort: query.effort }),
         ...(requestApproval && {
           approve: (req) => requestApproval({ toolUseId: req.toolUseId, toolName: req.toolName, description: req.description, input: req.input, ...(req.askedBecause && { reason: req.askedBecause }), ...(req.answered && { answered: req.answered }) }),

@@ -8,6 +8,7 @@ import type { Executions } from "./executions.ts";
 import type { SpawnedSubagents } from "./spawned-subagents.ts";
 import type { ToolInvoker } from "./tool-invoke.ts";
 import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
+import type { RegisteredToolStore } from "../sqlite/registered-tools.ts";
 import type { McpProber } from "./mcp-probe.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
@@ -40,6 +41,9 @@ export type OpenHarness = {
   events: EventStore;
   /** The .mcp.json servers each session's API caller connected, approved for its runs. */
   mcpApprovals: McpApprovalStore;
+  /** The tools programs registered for each session, and whether their URLs may name private
+   * addresses (and loopback over http), as webhooks' may. */
+  registeredTools: { store: RegisteredToolStore; allowPrivate: boolean };
   /** A session's MCP servers started on its runner and asked (mcp-probe.ts). */
   probeMcp: McpProber;
 };

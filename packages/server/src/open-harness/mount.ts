@@ -33,6 +33,7 @@ import { mountSessionRoutes } from "./routes-sessions.ts";
 import { mountResumeForkRoutes } from "./routes-resume-fork.ts";
 import { mountWebhookRoutes } from "./routes-webhooks.ts";
 import { mountToolRoutes } from "./routes-tools.ts";
+import { mountToolWriteRoutes } from "./routes-tools-write.ts";
 import { mountToolInvokeRoutes } from "./routes-tool-invoke.ts";
 import { toolInvoker } from "./tool-invoke.ts";
 import { createSpawnedSubagents } from "./spawned-subagents.ts";
@@ -54,6 +55,7 @@ import type { ExecutionStore } from "../sqlite/executions.ts";
 import type { WebhookStore } from "../sqlite/webhooks.ts";
 import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
 import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
+import type { RegisteredToolStore } from "../sqlite/registered-tools.ts";
 
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
@@ -72,6 +74,8 @@ export type OpenHarnessOptions = {
   webhooks: { store: WebhookStore; outbox?: WebhookOutbox; allowPrivate: boolean; retryBaseMs: number };
   /** Where the .mcp.json servers each session's API caller connected are kept as approved. */
   mcpApprovals: McpApprovalStore;
+  /** Where the tools programs registered for each session are kept. */
+  registeredTools: RegisteredToolStore;
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
@@ -136,6 +140,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     invokeTool,
     subagents: createSpawnedSubagents(invokeTool),
     mcpApprovals: options.mcpApprovals,
+    registeredTools: { store: options.registeredTools, allowPrivate: options.webhooks.allowPrivate },
     probeMcp: mcpProber(options.registry),
   };
   mountHarnessRoutes(oh);
@@ -160,6 +165,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountAgentWriteRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);
   mountToolRoutes(oh);
+  mountToolWriteRoutes(oh);
   mountToolInvokeRoutes(oh);
   mountSubagentRoutes(oh);
   mountSubagentDelegateRoutes(oh);

@@ -8,8 +8,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["DELETE", H, "harnesses.unregister"],
   ["GET", `${H}/agents/{id}/memory/archive`, "memory.getArchive"],
   ["POST", `${H}/agents/{id}/memory/archive`, "memory.addToArchive"],
-  ["POST", `${H}/tools`, "tools.register"],
-  ["DELETE", `${H}/tools/{id}`, "tools.unregister"],
   ["POST", `${H}/conformance/run`, "conformance.run"],
   ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
   ["GET", `${H}/conformance/results`, "conformance.results"],

@@ -5,12 +5,14 @@
 // session's workspace reads (its agents, skills, settings' env and sandbox). MCP servers' tools are
 // those of the servers its settings configure now, with what the servers say of them: its runner
 // starts them to ask (mcp-tools-now.ts); while a run is under way, the last run's, by name. Invoking a tool is
-// routes-tool-invoke.ts; registering and removing tools are not done over this API (501).
+// routes-tool-invoke.ts. Tools a program registered for the session (routes-tools-write.ts) come
+// last, source "custom", as the next run will offer them.
 import type { Context } from "hono";
 import { z } from "zod";
 import { discoverSkills } from "@harness/agent/discover-skills";
 import { harnessEnvOf } from "@harness/agent/harness-env";
 import { loadAgentDefinitions } from "@harness/agent/load-agents";
+import { BUILTIN_TOOL_NAMES as BUILTIN_NAMES } from "@harness/agent/tool-names";
 import type { RunAvailable } from "@harness/protocol";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
@@ -19,8 +21,10 @@ import { SessionQuery, sessionOf } from "./session-of.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 import { page, PaginationSchema } from "./shapes.ts";
 import { mcpToolsNow } from "./mcp-tools-now.ts";
+import { customToolShape } from "./routes-tools-write.ts";
 
 const Source = z.enum(["builtin", "mcp", "skill", "custom"]);
+const BUILTIN_TOOL_NAMES = new Set([...BUILTIN_NAMES, "Task"]);
 const ListQuery = PaginationSchema.extend({ session_id: SessionQuery.shape.session_id, source: Source.optional() }).passthrough();
 
 export type ToolShape = {
@@ -31,6 +35,8 @@ export type ToolShape = {
   /** The MCP server of an MCP tool. */
   source_id?: string;
   input_schema: object;
+  /** Where a registered tool's calls go. */
+  handler?: { type: "webhook"; url: string };
 };
 
 /** The tools a run in the session's workspace would start with, as the builtin agent makes them for
@@ -79,11 +85,17 @@ function reportedOnly(name: string, available: RunAvailable): ToolShape {
 async function toolsOf(oh: OpenHarness, c: Context): Promise<ToolShape[]> {
   const settings = await sessionSettings(oh, c);
   const { session_id } = queryOf(c, SessionQuery);
-  const { read } = await sessionOf(oh, c, session_id);
+  const { userId, read } = await sessionOf(oh, c, session_id);
   const available = read.state.available;
   // Claude Code's tools are its own: their descriptions and schemas are not the builtin agent's.
-  const known = oh.backend === "builtin" ? await wouldHave(settings, session_id) : new Map<string, ToolShape>();
-  const base = available ? available.tools.map((name) => known.get(name) ?? reportedOnly(name, available)) : [...known.values()];
+  const builtin = oh.backend === "builtin";
+  const known = builtin ? await wouldHave(settings, session_id) : new Map<string, ToolShape>();
+  const registered = builtin ? oh.registeredTools.store.list(userId, session_id).map(customToolShape) : [];
+  // A name the last run reported that is neither the agent's, an MCP server's nor a built-in's was a
+  // registered tool's: those registered now are listed as they are, the others are gone.
+  const wasRegistered = (name: string) => builtin && !known.has(name) && !name.startsWith("mcp__") && !BUILTIN_TOOL_NAMES.has(name);
+  const reported = available ? available.tools.filter((name) => !wasRegistered(name)).map((name) => known.get(name) ?? reportedOnly(name, available)) : [...known.values()];
+  const base = [...reported, ...registered];
   const mcp = await mcpToolsNow(oh, c);
   if (!mcp) return base;
   // The servers asked now say what their tools are, in the last run's places; those it did not have

@@ -23,7 +23,7 @@ export type Queries = {
   rewind(request: { userMessageId: string; dryRun: boolean }): Promise<RunnerAnswer<RewindResult>>;
 };
 
-export type QueriesOptions = CarriedOptions & Pick<SupervisorOptions, "workspace" | "log" | "stateDir" | "planMode" | "credentials" | "userShell">;
+export type QueriesOptions = CarriedOptions & Pick<SupervisorOptions, "workspace" | "log" | "stateDir" | "planMode" | "credentials" | "userShell" | "registeredTools">;
 
 const REWIND_TIMEOUT_MS = 60_000;
 /** Queries leave one per event-loop turn: a hundred prompts submitted at once do not hold up the
@@ -43,7 +43,8 @@ export function queries(
       const busy = calling();
       if (busy) throw new Error(`${busy}: send the prompt once it has ended`);
       const planned: RunnerQuery = options.planMode?.() ? { ...body, permissionMode: "plan" } : body;
-      const carried = carrying(planned, options);
+      const registered = options.registeredTools?.() ?? [];
+      const carried = { ...carrying(planned, options), ...(registered.length > 0 && { registeredTools: [...registered] }) };
       const withKey = options.credentials ? { ...carried, ...(await options.credentials()) } : carried;
       let runner = await lifecycle.started(opts.signal, queryTurn);
       const send = (to: Live) => queryRun(to.client, withKey, { ...opts, ...(options.userShell && { userShell: true }), onEnded: () => lifecycle.vouch(to) });

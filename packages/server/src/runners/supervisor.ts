@@ -10,7 +10,7 @@
 // gone runner kept in kept-run-ends.ts), direct-calls.ts (a tool called directly, an MCP probe) and
 // resending.ts (where a request no runner took goes again); health.ts, carried.ts and
 // workspace-url.ts are pure helpers.
-import type { RunnerEvent, RunnerMcpProbe, RunnerMcpProbeResult, RunnerRunOptions, RunnerToolCall, SessionEndReason } from "@harness/protocol";
+import type { RegisteredTool, RunnerEvent, RunnerMcpProbe, RunnerMcpProbeResult, RunnerRunOptions, RunnerToolCall, SessionEndReason } from "@harness/protocol";
 import type { RunnerTransport } from "@harness/runner/client";
 import { nodeTransport } from "@harness/runner/node-transport";
 import type { RunnerPort } from "@harness/session";
@@ -70,6 +70,8 @@ export type SupervisorOptions = {
   /** The session's `.mcp.json` servers its API caller approved, asked for each query and direct call
    * (RunnerQuery.mcpApprovals). */
   mcpApprovals?: () => readonly { name: string; entry: string }[];
+  /** The tools programs registered for the session, asked for each query (RunnerQuery.registeredTools). */
+  registeredTools?: () => readonly RegisteredTool[];
   /** Whether a query goes in plan mode now, over the session's mode (see ServerOptions.planMode). */
   planMode?: () => boolean;
   /** A run's failure is told in the words of the user's shell (see ServerOptions.userShell). */

@@ -343,6 +343,8 @@ export function mountSessionsApi(app: Hono, options: SessionsApiOptions): void {
       // The MCP servers its source's API caller approved are the copy's too (each for its entry as
       // approved: the copy's .mcp.json is its source's).
       for (const approval of db.mcpApprovals.list(userId, sourceId)) db.mcpApprovals.put(userId, sessionId, approval);
+      // So are the tools programs registered for it.
+      for (const tool of db.registeredTools.list(userId, sourceId)) db.registeredTools.add(userId, sessionId, tool);
       tell(userId, sessionId, { type: "created", forkedFrom: sourceId });
       const answer: ForkResult = { sessionId, ...(prompt !== undefined && { prompt }), ...(warning !== undefined && { warning }) };
       return c.json(answer, 201);

@@ -93,6 +93,16 @@ CREATE TABLE IF NOT EXISTS mcp_approvals (
   approved_at INTEGER NOT NULL,
   PRIMARY KEY (user_id, session_id, name)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS registered_tools (
+  user_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  input_schema TEXT NOT NULL,
+  url TEXT NOT NULL,
+  registered_at INTEGER NOT NULL,
+  PRIMARY KEY (user_id, session_id, name)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -107,7 +117,8 @@ CREATE TABLE IF NOT EXISTS deltas (
 // server ignores the table. So it does the webhooks table (sqlite/webhooks.ts): a row per webhook a
 // user registered over that API, and the webhook_outbox (sqlite/webhook-outbox.ts): a row per
 // delivery to one of them not yet done. So it does mcp_approvals (sqlite/mcp-approvals.ts): a row
-// per .mcp.json server a session's API caller connected.
+// per .mcp.json server a session's API caller connected; and registered_tools
+// (sqlite/registered-tools.ts): a row per tool a program registered for a session.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

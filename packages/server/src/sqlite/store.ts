@@ -16,6 +16,7 @@ import type { ServerLog } from "../log/writer.ts";
 import { createExecutionStore, type ExecutionStore } from "./executions.ts";
 import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
 import { createMcpApprovalStore, type McpApprovalStore } from "./mcp-approvals.ts";
+import { createRegisteredToolStore, type RegisteredToolStore } from "./registered-tools.ts";
 import { createWebhookOutbox, type WebhookOutbox } from "./webhook-outbox.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
@@ -67,6 +68,8 @@ export type SqliteDatabase = {
   webhooks: WebhookStore;
   /** The .mcp.json servers each session's API caller approved. */
   mcpApprovals: McpApprovalStore;
+  /** The tools programs registered for each session over the Open Harness API. */
+  registeredTools: RegisteredToolStore;
   /** The webhook deliveries not yet done. */
   webhookOutbox: WebhookOutbox;
   /** Write transactions committed so far. */
@@ -269,6 +272,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     executions: createExecutionStore(db),
     webhooks: createWebhookStore(db),
     mcpApprovals: createMcpApprovalStore(db),
+    registeredTools: createRegisteredToolStore(db),
     webhookOutbox: createWebhookOutbox(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),

@@ -110,7 +110,7 @@ function serve(data: WriterData): void {
        COALESCE((SELECT seq FROM deleted_sessions WHERE user_id = ?1 AND session_id = ?2), 0)) AS last, ?4 WHERE last > 0
      ON CONFLICT (user_id, session_id) DO UPDATE SET seq = excluded.seq, deleted_at = excluded.deleted_at`,
   );
-  const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails", "session_marks", "mcp_approvals"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
+  const removeRows = ["sessions", "deltas", "runners", "activity", "transcript_tails", "session_marks", "mcp_approvals", "registered_tools"].map((table) => db.prepare(`DELETE FROM ${table} WHERE user_id = ? AND session_id = ?`));
   const prune = db.prepare("DELETE FROM deltas WHERE user_id = ? AND session_id = ? AND seq <= ?");
   // The newest seq whose batch, with all the newer ones, comes to more than the bytes kept (0: none).
   const overBytes = db.prepare(

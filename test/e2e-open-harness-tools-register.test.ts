@@ -176,3 +176,39 @@ test("registrations the runs could not use are refused, naming what is wrong", a
     await h.close();
   }
 });
+
+test("a fork of a session has the tools registered for its source, and its runs offer them; an endpoint on this machine is refused unless the server allows it", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const local = await register(api, session.id, { name: "lookup_order", description: "Looks an order up.", input_schema: SCHEMA, handler: { type: "webhook", url: "http://127.0.0.1:9/order" } });
+    assert.equal(local.status, 400);
+    assert.match((await local.json()).error.message, /handler.url .*HARNESS_WEBHOOKS_ALLOW_PRIVATE=1/);
+    assert.equal((await register(api, session.id, { name: "lookup_order", description: "Looks an order up.", input_schema: SCHEMA, handler: { type: "webhook", url: "https://tools.example.com/order" } })).status, 201);
+    const forked = await api(`/sessions/${session.id}/fork`, { method: "POST", body: JSON.stringify({ userId: "alice" }) });
+    assert.equal(forked.status, 201);
+    const { sessionId } = await forked.json();
+    assert.equal((await (await api(`${V1}/tools/lookup_order?session_id=${sessionId}`)).json()).tool.source, "custom");
+    const [request] = await run(h, api, sessionId, "in the fork", [{ text: "Ready." }]);
+    assert.ok(request!.tools.some((t) => t.name === "lookup_order"));
+    // Unregistered in the source, it stays the fork's.
+    assert.equal((await api(`${V1}/tools/lookup_order?session_id=${session.id}`, { method: "DELETE" })).status, 204);
+    assert.equal((await api(`${V1}/tools/lookup_order?session_id=${sessionId}`)).status, 200);
+  } finally {
+    await h.close();
+  }
+});
+
+test("with the claude-code backend, registering a tool is 501: its runs offer Claude Code's own tools only", async () => {
+  const h = await startHarness({}, { ...ENV, HARNESS_BACKEND: "claude-code" });
+  const api = apiAs(h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const response = await register(api, session.id, { name: "lookup_order", description: "Looks an order up.", input_schema: SCHEMA, handler: { type: "webhook", url: "https://tools.example.com/order" } });
+    assert.equal(response.status, 501);
+    assert.match((await response.json()).error.message, /builtin backend/);
+  } finally {
+    await h.close();
+  }
+});

@@ -18,9 +18,10 @@ export type RegisteredToolStore = {
 type Row = { name: string; description: string; input_schema: string; url: string };
 
 export function createRegisteredToolStore(db: DatabaseSync): RegisteredToolStore {
-  const list = db.prepare("SELECT name, description, input_schema, url FROM registered_tools WHERE user_id = ? AND session_id = ? ORDER BY registered_at, name");
+  const list = db.prepare("SELECT name, description, input_schema, url FROM registered_tools WHERE user_id = ? AND session_id = ? ORDER BY position");
   const insert = db.prepare(
-    `INSERT INTO registered_tools (user_id, session_id, name, description, input_schema, url, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO registered_tools (user_id, session_id, name, description, input_schema, url, position)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, COALESCE((SELECT MAX(position) FROM registered_tools WHERE user_id = ?1 AND session_id = ?2), 0) + 1)
      ON CONFLICT (user_id, session_id, name) DO NOTHING`,
   );
   const remove = db.prepare("DELETE FROM registered_tools WHERE user_id = ? AND session_id = ? AND name = ?");
@@ -35,7 +36,7 @@ export function createRegisteredToolStore(db: DatabaseSync): RegisteredToolStore
     list: (userId, sessionId) =>
       (list.all(userId, sessionId) as Row[]).map((row) => ({ name: row.name, description: row.description, inputSchema: JSON.parse(row.input_schema) as Record<string, unknown>, url: row.url })),
     add: (userId, sessionId, tool) =>
-      writing(() => Number(insert.run(userId, sessionId, tool.name, tool.description, JSON.stringify(tool.inputSchema), tool.url, Date.now()).changes) > 0),
+      writing(() => Number(insert.run(userId, sessionId, tool.name, tool.description, JSON.stringify(tool.inputSchema), tool.url).changes) > 0),
     delete: (userId, sessionId, name) => writing(() => Number(remove.run(userId, sessionId, name).changes) > 0),
   };
 }

@@ -100,7 +100,7 @@ CREATE TABLE IF NOT EXISTS registered_tools (
   description TEXT NOT NULL,
   input_schema TEXT NOT NULL,
   url TEXT NOT NULL,
-  registered_at INTEGER NOT NULL,
+  position INTEGER NOT NULL,
   PRIMARY KEY (user_id, session_id, name)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS deltas (

@@ -202,8 +202,8 @@ Environment:
   HARNESS_ALLOWED_ORIGINS   web pages (comma-separated origins) that may use the server without a
                        token, besides pages on this machine
   HARNESS_STOP_GRACE_MS     how long a stopping server lets runs in flight finish (default 0)
-  HARNESS_WEBHOOKS_ALLOW_PRIVATE   1: webhooks and registered tools may name this machine and its network (tests)
-  HARNESS_TOOL_ENDPOINT_TIMEOUT_MS how long a registered tool's call waits for its endpoint (default 120000)
+  HARNESS_WEBHOOKS_ALLOW_PRIVATE   1: webhooks and registered tools may name this machine (tests)
+  HARNESS_TOOL_ENDPOINT_TIMEOUT_MS a registered tool's wait for its endpoint (default 120000)
   HARNESS_DEBUG        as --debug: a filter ("mcp"), or 1 for all categories
   PORT, HARNESS_HOST, HARNESS_DATA_DIR   defaults for the options above
 `;

@@ -126,6 +126,8 @@ test("permission rules name a registered tool: a deny rule withholds it, and wit
       assert.equal((await register(api, session.id, { name, description: "Looks an order up.", input_schema: SCHEMA, handler: { type: "webhook", url: `${endpoint.url}/order` } })).status, 201);
     }
     assert.equal((await api(`${V1}/files/.claude/settings.json${q}`, { method: "PUT", body: JSON.stringify({ permissions: { deny: ["lookup_order"] } }) })).status, 201);
+    const listed = (await (await api(`${V1}/tools${q}&source=custom`)).json()).data.map((t: { id: string }) => t.id);
+    assert.deepEqual(listed, ["ask_first"], "the listing leaves out what a deny rule withholds");
     const from = h.fake.requests.length;
     h.fake.push({ toolUses: [{ id: "toolu_ask", name: "ask_first", input: { id: "7" } }] }, { text: "Refused." });
     const started = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "order 7?", session_id: session.id }) })).json();

@@ -86,6 +86,7 @@ export { builtinAgents, createSubagentSpawner, loadAgentDefinitions, taskTool } 
 export type { AgentDefinition, SubagentOutput, SubagentRequest } from "./subagents/index.ts";
 export { exitPlanModeTool } from "./plan-mode/exit-plan-mode.ts";
 export { defaultTools, offered, type DefaultToolsSetup } from "./harness/default-tools.ts";
+export { registeredTool } from "./tools/registered/registered-tool.ts";
 export { mainAgentOf, mainAgentTools } from "./harness/agents/main-agent.ts";
 export { schemaOf } from "./harness/request.ts";
 export { EXIT_PLAN_MODE_TOOL_NAME } from "./plan-mode/texts.ts";

@@ -12,6 +12,7 @@ import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, harnessOf, queryOf, type OpenHarness } from "./common.ts";
 import { ownSession, SessionQuery } from "./session-of.ts";
+import type { ToolShape } from "./routes-tools.ts";
 import { webhookUrlProblem } from "./webhook-url.ts";
 
 const Handler = z.discriminatedUnion(
@@ -44,8 +45,8 @@ function schemaProblem(schema: Record<string, unknown>): string | undefined {
 }
 
 /** A registered tool as the API shows it. */
-export function customToolShape(tool: RegisteredTool) {
-  return { id: tool.name, name: tool.name, description: tool.description, source: "custom" as const, input_schema: tool.inputSchema, handler: { type: "webhook" as const, url: tool.url } };
+export function customToolShape(tool: RegisteredTool): ToolShape {
+  return { id: tool.name, name: tool.name, description: tool.description, source: "custom", input_schema: tool.inputSchema, handler: { type: "webhook", url: tool.url } };
 }
 
 export function mountToolWriteRoutes(oh: OpenHarness): void {

@@ -13,7 +13,7 @@ import { discoverSkills } from "@harness/agent/discover-skills";
 import { harnessEnvOf } from "@harness/agent/harness-env";
 import { loadAgentDefinitions } from "@harness/agent/load-agents";
 import { BUILTIN_TOOL_NAMES as BUILTIN_NAMES } from "@harness/agent/tool-names";
-import type { RunAvailable } from "@harness/protocol";
+import type { RegisteredTool, RunAvailable } from "@harness/protocol";
 import { ApiError } from "./errors.ts";
 import { H, handle, queryOf, type OpenHarness } from "./common.ts";
 import { pluginsOf } from "./routes-agents.ts";
@@ -40,11 +40,13 @@ export type ToolShape = {
 };
 
 /** The tools a run in the session's workspace would start with, as the builtin agent makes them for
- * the model, by name: those of the agent its settings run the main thread as (their `agent`), that
- * their deny rules leave it (no MCP tools: their servers would have to start). Descriptions are shown with secrets hidden as *** (Task's quotes the agents' files). */
-async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: string): Promise<Map<string, ToolShape>> {
+ * the model, by name: those of the agent its settings run the main thread as (their `agent`), and
+ * the tools programs registered for the session (source custom), that their deny rules leave it (no
+ * MCP tools: their servers would have to start). Descriptions are shown with secrets hidden as ***
+ * (Task's quotes the agents' files); a registered tool's as its program gave it. */
+async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: string, registered: readonly RegisteredTool[]): Promise<Map<string, ToolShape>> {
   // Imported when asked: the agent's whole tool set is more than a server needs to start.
-  const { defaultTools, mainAgentOf, mainAgentTools, offered, permissionContext, schemaOf } = await import("@harness/agent");
+  const { defaultTools, mainAgentOf, mainAgentTools, offered, permissionContext, registeredTool, schemaOf } = await import("@harness/agent");
   const plugins = await pluginsOf(place, loaded);
   const where = { home: place.home, projectRoot: place.projectRoot, plugins };
   const [agents, skills] = await Promise.all([loadAgentDefinitions(where), discoverSkills(where)]);
@@ -64,9 +66,12 @@ async function wouldHave({ place, loaded, hide }: SessionSettings, sessionId: st
   // An agent the settings name that is not there: the run says so and ends; listed here, the tools without one.
   const main = mainAgentOf({}, { settings, agents: agents.agents });
   const mainAgent = main.ok ? main.agent : undefined;
-  const { tools } = offered(mainAgentTools(all, mainAgent, agents.agents), permissionContext(loaded, { cwd: place.cwd, home: place.home }));
-  return new Map(
-    tools.map((tool) => {
+  const own = new Map(registered.map((tool) => [tool.name, tool]));
+  const { tools } = offered(mainAgentTools([...all, ...registered.map(registeredTool)], mainAgent, agents.agents), permissionContext(loaded, { cwd: place.cwd, home: place.home }));
+  return new Map<string, ToolShape>(
+    tools.map((tool): [string, ToolShape] => {
+      const custom = own.get(tool.name);
+      if (custom) return [tool.name, customToolShape(custom)];
       const schema = schemaOf(tool);
       return [schema.name, { id: schema.name, name: schema.name, description: hide(schema.description), source: "builtin", input_schema: schema.input_schema }];
     }),
@@ -89,13 +94,14 @@ async function toolsOf(oh: OpenHarness, c: Context): Promise<ToolShape[]> {
   const available = read.state.available;
   // Claude Code's tools are its own: their descriptions and schemas are not the builtin agent's.
   const builtin = oh.backend === "builtin";
-  const known = builtin ? await wouldHave(settings, session_id) : new Map<string, ToolShape>();
-  const registered = builtin ? oh.registeredTools.store.list(userId, session_id).map(customToolShape) : [];
-  // A name the last run reported that is neither the agent's, an MCP server's nor a built-in's was a
-  // registered tool's: those registered now are listed as they are, the others are gone.
-  const wasRegistered = (name: string) => builtin && !known.has(name) && !name.startsWith("mcp__") && !BUILTIN_TOOL_NAMES.has(name);
-  const reported = available ? available.tools.filter((name) => !wasRegistered(name)).map((name) => known.get(name) ?? reportedOnly(name, available)) : [...known.values()];
-  const base = [...reported, ...registered];
+  const known = builtin ? await wouldHave(settings, session_id, oh.registeredTools.store.list(userId, session_id)) : new Map<string, ToolShape>();
+  // A name the last run reported that is neither one a run would have now, an MCP server's nor a
+  // built-in's was a registered tool's, unregistered (or denied) since: it is gone. Those registered
+  // since come last, as the next run offers them.
+  const gone = (name: string) => builtin && !known.has(name) && !name.startsWith("mcp__") && !BUILTIN_TOOL_NAMES.has(name);
+  const reported = available ? available.tools.filter((name) => !gone(name)).map((name) => known.get(name) ?? reportedOnly(name, available)) : [...known.values()];
+  const listed = new Set(reported.map((tool) => tool.name));
+  const base = [...reported, ...[...known.values()].filter((tool) => tool.source === "custom" && !listed.has(tool.name))];
   const mcp = await mcpToolsNow(oh, c);
   if (!mcp) return base;
   // The servers asked now say what their tools are, in the last run's places; those it did not have

@@ -25,3 +25,12 @@ export function isBusy(error: unknown): boolean {
 export function lockedOr(error: unknown): unknown {
   return error instanceof DatabaseLockedError || !isBusy(error) ? error : new DatabaseLockedError();
 }
+
+/** Makes the write `write`, its failure on the file's lock thrown as DatabaseLockedError. */
+export function writing<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    throw lockedOr(error);
+  }
+}

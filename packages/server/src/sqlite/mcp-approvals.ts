@@ -3,7 +3,7 @@
 // Kept here, not in the workspace, which the agent writes: a project cannot approve what it would
 // run. Written and read by the server's thread; removed with the session's rows.
 import type { DatabaseSync } from "node:sqlite";
-import { lockedOr } from "./locked.ts";
+import { writing } from "./locked.ts";
 
 /** One approval: the server's name and its entry's fingerprint. */
 export type McpApproval = { name: string; entry: string };
@@ -25,13 +25,6 @@ export function createMcpApprovalStore(db: DatabaseSync): McpApprovalStore {
      ON CONFLICT (user_id, session_id, name) DO UPDATE SET entry = excluded.entry, approved_at = excluded.approved_at`,
   );
   const remove = db.prepare("DELETE FROM mcp_approvals WHERE user_id = ? AND session_id = ? AND name = ?");
-  const writing = <T>(write: () => T): T => {
-    try {
-      return write();
-    } catch (error) {
-      throw lockedOr(error);
-    }
-  };
   return {
     list: (userId, sessionId) => (list.all(userId, sessionId) as { name: string; entry: string }[]).map(({ name, entry }) => ({ name, entry })),
     put: (userId, sessionId, { name, entry }) => writing(() => void upsert.run(userId, sessionId, name, entry, Date.now())),

@@ -3,7 +3,7 @@
 // thread; removed with the session's rows, copied to its forks.
 import type { DatabaseSync } from "node:sqlite";
 import type { RegisteredTool } from "@harness/protocol";
-import { lockedOr } from "./locked.ts";
+import { writing } from "./locked.ts";
 
 export type RegisteredToolStore = {
   /** The session's tools, in the order they were registered. */
@@ -25,13 +25,6 @@ export function createRegisteredToolStore(db: DatabaseSync): RegisteredToolStore
      ON CONFLICT (user_id, session_id, name) DO NOTHING`,
   );
   const remove = db.prepare("DELETE FROM registered_tools WHERE user_id = ? AND session_id = ? AND name = ?");
-  const writing = <T>(write: () => T): T => {
-    try {
-      return write();
-    } catch (error) {
-      throw lockedOr(error);
-    }
-  };
   return {
     list: (userId, sessionId) =>
       (list.all(userId, sessionId) as Row[]).map((row) => ({ name: row.name, description: row.description, inputSchema: JSON.parse(row.input_schema) as Record<string, unknown>, url: row.url })),

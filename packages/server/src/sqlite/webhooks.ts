@@ -2,7 +2,7 @@
 // by the server's thread. What the API checks of a webhook (its URL, its events) is the API layer's
 // (open-harness/webhooks.ts); here a webhook is its fields. At most MAX_WEBHOOKS_PER_USER a user.
 import type { DatabaseSync } from "node:sqlite";
-import { lockedOr } from "./locked.ts";
+import { writing } from "./locked.ts";
 
 export const MAX_WEBHOOKS_PER_USER = 50;
 
@@ -60,13 +60,6 @@ export function createWebhookStore(db: DatabaseSync): WebhookStore {
   const get = db.prepare(`SELECT ${COLUMNS} FROM webhooks WHERE webhook_id = ? AND user_id = ?`);
   const list = db.prepare(`SELECT ${COLUMNS} FROM webhooks WHERE user_id = ? ORDER BY created_at, rowid`);
   const remove = db.prepare("DELETE FROM webhooks WHERE webhook_id = ? AND user_id = ?");
-  const writing = <T>(write: () => T): T => {
-    try {
-      return write();
-    } catch (error) {
-      throw lockedOr(error);
-    }
-  };
   return {
     put: (row) => writing(() => upsert.run(row.id, row.userId, row.url, JSON.stringify(row.events), row.secret, row.enabled ? 1 : 0, row.createdAt)),
     get: (userId, id) => {

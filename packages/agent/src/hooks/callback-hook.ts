@@ -1,6 +1,7 @@
 // A callback hook: the event's input handed to the program driving the run, its answer read as a
 // command hook's JSON output.
-import { hookOutcome, timeLimit } from "./hook-run.ts";
+import { hookOutcome } from "./hook-run.ts";
+import { timeLimit } from "../process/time-limit.ts";
 import type { CallbackHook, HookInput, HookRunResult } from "./types.ts";
 
 /** Events a failed callback set to block does not block: blocking them keeps the turn going. */

@@ -1,7 +1,8 @@
 // An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
 import { fetchFor } from "@harness/llm/http-fetch";
 import { leadingText } from "@harness/llm/leading-text";
-import { hookOutcome, timeLimit } from "./hook-run.ts";
+import { hookOutcome } from "./hook-run.ts";
+import { timeLimit } from "../process/time-limit.ts";
 import { labelOf } from "./http-label.ts";
 import type { HookRunResult, HttpHook } from "./types.ts";
 

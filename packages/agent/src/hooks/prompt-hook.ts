@@ -1,6 +1,7 @@
 // Prompt and agent hooks: a model reads the event and says whether the action may go on.
 import { z } from "zod";
-import { hookOutcome, timeLimit } from "./hook-run.ts";
+import { hookOutcome } from "./hook-run.ts";
+import { timeLimit } from "../process/time-limit.ts";
 import type { HookEvaluator, HookEventName, HookRunResult, PromptHook } from "./types.ts";
 
 /** How much of a prompt names the hook in messages. */

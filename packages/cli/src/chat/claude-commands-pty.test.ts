@@ -42,7 +42,7 @@ test("a project command named as one of them goes to the agent as before", async
   const chat = ownChat(t, project);
   await chat.sees(/Ctrl\+D leaves/);
   chat.type("/doctor\r");
-  const [request] = (await model.fake.waitForRequests(before + 1)).slice(before);
+  const [request] = (await model.fake.waitForRequests(before + 1, 30_000)).slice(before); // a local chat starts its own server
   assert.match(JSON.stringify(request.body.messages.at(-1)), /Check the project's health/);
   await chat.shows(/All healthy\./);
   await leaveChat(chat);

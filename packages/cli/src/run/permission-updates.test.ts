@@ -64,14 +64,14 @@ test("a hook's setMode to bypassPermissions is refused where the settings say di
 
 test("a rule of a hook's updates that does not parse is not written to the settings file it names; the warning names the rule and the file", async (t) => {
   const fake = await withFake(t, startFakeAnthropic({ replies: [bash("toolu_a", "touch a.txt"), { text: "Done." }] }));
-  const rules = [{ toolName: "Bash", ruleContent: "touch:*" }, { toolName: "Bash", ruleContent: "git:*push" }, { toolName: "lowercase" }];
+  const rules = [{ toolName: "Bash", ruleContent: "touch:*" }, { toolName: "Bash", ruleContent: "git:*push" }, { toolName: "bash" }];
   const dir = projectWithHook(t, [{ type: "addRules", rules, behavior: "allow", destination: "localSettings" }]);
   const { code, stderr } = await runIn(dir, fake.url);
   assert.equal(code, 0, stderr);
   const local = join(dir, ".claude", "settings.local.json");
   assert.deepEqual(JSON.parse(readFileSync(local, "utf8")).permissions.allow, ["Bash(touch:*)"]);
   assert.match(stderr, new RegExp(`Bash\\(git:\\*push\\).*${local.replace(/[.]/g, "\\.")}`));
-  assert.match(stderr, new RegExp(`lowercase.*${local.replace(/[.]/g, "\\.")}`));
+  assert.match(stderr, new RegExp(`"bash".*${local.replace(/[.]/g, "\\.")}`));
 });
 
 test("a whole-tool deny a hook adds mid-run takes the tool out of the model's next requests", async (t) => {

@@ -13,7 +13,7 @@ const bash = (id: string, command: string) => ({ id, name: "Bash", input: { comm
 const notices = (events: AgentEvent[]) => events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
 
 const given: PermissionUpdate[] = [
-  { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }, { toolName: "lowercase" }], behavior: "allow", destination: "session" },
+  { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch:*" }, { toolName: "bash" }], behavior: "allow", destination: "session" },
   { type: "setMode", mode: "bypassPermissions", destination: "session" },
   { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "git:*push" }], behavior: "deny", destination: "session" },
 ];
@@ -36,10 +36,10 @@ test("an approval's updates inside a sub-agent: what parses holds for the whole 
   assert.ok(await project.exists("main.txt"));
   assert.deepEqual(handed, [[{ ...given[0], rules: [{ toolName: "Bash", ruleContent: "touch:*" }] }]]);
   const said = notices(events);
-  assert.equal(said.filter((m) => m.includes('"lowercase"')).length, 1, said.join("\n"));
+  assert.equal(said.filter((m) => m.includes('"bash"')).length, 1, said.join("\n"));
   assert.equal(said.filter((m) => m.includes('"Bash(git:*push)"')).length, 1, said.join("\n"));
   assert.equal(said.filter((m) => /setMode bypassPermissions/.test(m)).length, 1, said.join("\n"));
-  assert.equal(said.filter((m) => /lowercase|git:\*push|bypassPermissions/.test(m)).length, 3, said.join("\n"));
+  assert.equal(said.filter((m) => /"bash"|git:\*push|bypassPermissions/.test(m)).length, 3, said.join("\n"));
 });
 
 test("a later run starts with the session's updates applied; a rule of them that does not parse is said once and left out", async (t) => {
@@ -53,7 +53,7 @@ test("a later run starts with the session's updates applied; a rule of them that
   assert.deepEqual(asked, []);
   assert.ok(await project.exists("later.txt"));
   const said = notices(events);
-  assert.equal(said.filter((m) => m.includes('"lowercase"')).length, 1, said.join("\n"));
+  assert.equal(said.filter((m) => m.includes('"bash"')).length, 1, said.join("\n"));
   assert.equal(said.filter((m) => m.includes('"Bash(git:*push)"')).length, 1, said.join("\n"));
   assert.equal(said.filter((m) => /The mode stays default/.test(m)).length, 1, said.join("\n"));
 });

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { fetchFor } from "@harness/llm/http-fetch";
 import { leadingText } from "@harness/llm/leading-text";
 import type { RegisteredTool } from "@harness/protocol";
-import { timeLimit } from "../../hooks/hook-run.ts";
+import { timeLimit } from "../../process/time-limit.ts";
 import { modelInputSchema } from "../../mcp/input-schema.ts";
 import type { Tool, ToolContext, ToolOutput } from "../../types.ts";
 

@@ -17,7 +17,8 @@ function ownChat(t: { after(fn: () => unknown): void }, project: string, env: Re
 
 /** The text of the last user message the model was sent. */
 async function lastPrompt(before: number): Promise<string> {
-  const [request] = (await model.fake.waitForRequests(before + 1)).slice(before);
+  // Generous: a chat's first prompt starts its own server and runner, slow on a machine running many tests.
+  const [request] = (await model.fake.waitForRequests(before + 1, 30_000)).slice(before);
   return JSON.stringify(request.body.messages.at(-1));
 }
 

@@ -47,7 +47,7 @@ const XCLIP = `case "$*" in *TARGETS*) printf 'TARGETS\\nimage/png\\n';; *"image
 
 /** The last message of the request after the first `before`. */
 async function lastMessage(before: number) {
-  const [request] = (await model.fake.waitForRequests(before + 1)).slice(before);
+  const [request] = (await model.fake.waitForRequests(before + 1, 30_000)).slice(before); // a local chat starts its own server
   const content = request.body.messages.at(-1)!.content as string | { type: string; text?: string; source?: { data?: string } }[];
   const blocks = typeof content === "string" ? [{ type: "text", text: content }] : content;
   return { text: blocks.map((b) => b.text ?? "").join(""), images: blocks.filter((b) => b.type === "image").map((b) => b.source?.data) };

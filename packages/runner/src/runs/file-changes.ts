@@ -8,6 +8,7 @@
 // per text delta, and the lists are capped (MAX_CHANGED_FILES).
 import { MAX_CHANGED_FILES, type AgentEvent, type ChangedFiles } from "@harness/protocol";
 import type { Checkpoints } from "../checkpoints/checkpoints.ts";
+import { inOrder } from "./in-order.ts";
 
 export type FileChanges = {
   /** The run's checkpoint was taken: the snapshot's tree (undefined when none could be taken). */
@@ -29,18 +30,8 @@ export function trackFileChanges(checkpoints: Pick<Checkpoints, "changedSince">,
   const calls = new Set<string>();
   const reported = new Set<string>();
   let full = false;
-  // Work waiting its turn (reports, and the events after them); undefined when none waits.
-  let queue: Promise<void> | undefined;
-  let waiting = 0;
-  function later(work: () => void | Promise<void>): void {
-    waiting++;
-    queue = (queue ?? Promise.resolve())
-      .then(work)
-      .catch(() => {})
-      .finally(() => {
-        if (--waiting === 0) queue = undefined;
-      });
-  }
+  // Reports, and the events after them, in their turn.
+  const order = inOrder();
 
   /** The files changed since `last` (since the checkpoint, should that snapshot be gone). */
   async function sinceLast() {
@@ -73,15 +64,15 @@ export function trackFileChanges(checkpoints: Pick<Checkpoints, "changedSince">,
     },
     async mayChange(toolUseId) {
       if (toolUseId !== undefined) calls.add(toolUseId);
-      await queue;
+      await order.pending();
     },
     emit(event) {
-      if (queue) later(() => out(event));
+      if (order.pending()) order.later(() => out(event));
       else out(event);
-      if (event.type === "tool.completed" && calls.delete(event.toolUseId) && last !== undefined) later(() => report(event));
+      if (event.type === "tool.completed" && calls.delete(event.toolUseId) && last !== undefined) order.later(() => report(event));
     },
     async end() {
-      while (queue) await queue;
+      for (let waiting = order.pending(); waiting; waiting = order.pending()) await waiting;
       if (base === undefined) return undefined;
       const changed = await checkpoints.changedSince(base, max).catch(() => undefined);
       if (!changed?.ok) return undefined;

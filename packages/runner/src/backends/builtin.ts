@@ -101,7 +101,9 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         emit: ctx.emit,
       };
       // The hooks that ran go to the session (hook.ran), and to a host that watches them itself.
-      options.onHookEvent = hookReports(ctx.emit, secretHiding(secretValuesOf(env)).hide, options.onHookEvent);
+      // The hiding is made when a hook first ends: most runs run none, and it reads the whole environment.
+      let hide: ((text: string) => string) | undefined;
+      options.onHookEvent = hookReports(ctx.emit, (text) => (hide ??= secretHiding(secretValuesOf(env)).hide)(text), options.onHookEvent);
       // What the run works with goes to the session (its command menu, its MCP servers' state), and
       // to a host that asked for it (harness run's stream-json init line).
       const hostReady = options.onReady;

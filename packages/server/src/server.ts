@@ -225,6 +225,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   });
   refuseRevoked = sockets.refuseRevoked;
   let closing: Promise<void> | undefined;
+  // Where the server answers on this machine, once it listens (the conformance suite's requests go there).
+  let selfUrl: string | undefined;
   const ownProcess = processMetrics();
   const app = createHttpApp({
     token: config.token,
@@ -274,6 +276,8 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       executionStore: db.executions,
       mcpApprovals: db.mcpApprovals,
       registeredTools: db.registeredTools,
+      conformanceRuns: db.conformanceRuns,
+      selfUrl: () => selfUrl,
       webhooks: { store: db.webhooks, outbox: db.webhookOutbox, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
       workDirOf: workspaceOf,
       home: config.env.HOME || homedir(),
@@ -324,6 +328,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     throw error;
   }
   const { url, lines } = reachableUrls(address);
+  selfUrl = url;
   // Runs in flight when the last server stopped go on (their runners outlived it) or are written
   // down as interrupted; either way without waiting for a client to come back.
   void registry.resumeRuns();

@@ -158,6 +158,18 @@ export const CAPABILITIES = {
       "plan.stream sends task.added, task.updated and task.removed (never plan.reordered), numbered for Last-Event-ID, and ends when the execution does",
     ],
   },
+  conformance: {
+    supported: true,
+    operations: ["conformance.run", "conformance.stream", "conformance.results", "conformance.status"],
+    limitations: [
+      "a self-check of this deployment, not the spec's external certification: the server runs its own suite against its own API over loopback HTTP (the same routes, token check and validation a client meets, as the caller with their token), in a scratch session made for the run and deleted after it; nothing calls the model (no executions run), and the caller's other sessions and the user's home are not touched",
+      "categories: harness (get, capabilities, health, and every operation claimed here has a route, checked by the route table without calling it), sessions, files, agents, skills, hooks, memory, mcp (list, connect, disconnect), tools (the session's runner started, its Read and Bash tools called in its sandbox) and robustness (bad input refused 4xx naming the problem, what was stored kept: a failure is a golden-rule violation); an unknown category is refused 400 naming the known ones",
+      "the tools tests are slow (they start the runner): quick: true skips them; where the server serves a project (every session's workspace), the tests that write a workspace are skipped, so such a deployment is partial at best",
+      "one run at a time on the server (409 conformance_run_in_progress, details.run_id when it is the caller's); the stream replays a run's events then follows it live (Last-Event-ID: the number of the last event seen), run_id defaulting to the latest; the last 50 runs of each user are kept in the server's database; a run cut short by the server's stop is not kept",
+      "a run's result is pass (every category run, every test passed), partial (none failed, some skipped) or fail; status is certified when the latest run's result is pass, partial when it passed at least 80% of the tests it ran, failing below, not_tested without runs; certified_version is the version of the latest run that passed; golden_rule_compliant and supports_file_gen are those of the latest run that ran the robustness, or the files, tests; skills load from files (.claude/skills)",
+      "the scratch session's events (session.created, session.ended, skill.installed …) go to the user's event feed and webhooks as any session's do",
+    ],
+  },
   models: notHere("the model is chosen by the server's configuration or a WebSocket client's configure command"),
   diagnostics: {
     supported: true,

@@ -1,7 +1,8 @@
 // The Open Harness API's core under /v1 (the spec's base_url ends in /v1): this server as the one
 // harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
 // Webhooks and the event feed are told of executions' starts and ends, and of the events recorded in
-// the event store (sessions, skills, hooks, failed runs). Every other operation of the spec answers
+// the event store (sessions, skills, hooks, failed runs). The conformance suite (conformance/) runs
+// against these routes over loopback. Every other operation of the spec answers
 // 501 naming its capability; every failure takes the spec's ErrorResponse shape. Routes are in
 // routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
@@ -56,6 +57,8 @@ import type { WebhookStore } from "../sqlite/webhooks.ts";
 import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
 import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
 import type { RegisteredToolStore } from "../sqlite/registered-tools.ts";
+import type { ConformanceRunStore } from "../sqlite/conformance-runs.ts";
+import { mountConformanceRoutes } from "./conformance/routes.ts";
 
 export type OpenHarnessOptions = {
   registry: SessionRegistry;
@@ -76,6 +79,11 @@ export type OpenHarnessOptions = {
   mcpApprovals: McpApprovalStore;
   /** Where the tools programs registered for each session are kept. */
   registeredTools: RegisteredToolStore;
+  /** Where the conformance runs are kept, the last ones of each user. */
+  conformanceRuns: ConformanceRunStore;
+  /** This server's own address (loopback where it listens on every interface), which the conformance
+   * suite sends its requests to; undefined before it listens. */
+  selfUrl: () => string | undefined;
   /** The directory the runs of a session work in: its workspace, or the server's project. */
   workDirOf(userId: string, sessionId: string): string;
   /** The home directory the runs have (their user's skills and settings are there). */
@@ -172,6 +180,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountEventRoutes(oh, feed);
   mountDiagnosticsRoutes(oh, options.figures, feed);
   mountLogRoutes(oh, options.logs ?? createLogBuffer());
+  mountConformanceRoutes(oh, { store: options.conformanceRuns, selfUrl: options.selfUrl, log });
   if (options.webSocketChannels) {
     options.webSocketChannels.push(sessionsConnectChannel(oh));
     app.get(`${H}/sessions/:sessionId/connect`, handle((c) => {

@@ -39,7 +39,8 @@ test("a request for an operation of the spec that is not implemented is named by
     ["GET", "/harnesses/harness/diagnostics", undefined],
     ["GET", "/harnesses/harness/logs", undefined],
     ["GET", "/harnesses/harness/sessions/s1/connect", undefined],
-    ["GET", "/harnesses/harness/conformance/status", "conformance.status"],
+    ["GET", "/harnesses/harness/conformance/status", undefined],
+    ["POST", "/harnesses/harness/conformance/run", undefined],
   ];
   for (const [method, path, capability] of cases) assert.equal(unimplementedCapability(method, path), capability, `${method} ${path}`);
 });

@@ -8,10 +8,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["DELETE", H, "harnesses.unregister"],
   ["GET", `${H}/agents/{id}/memory/archive`, "memory.getArchive"],
   ["POST", `${H}/agents/{id}/memory/archive`, "memory.addToArchive"],
-  ["POST", `${H}/conformance/run`, "conformance.run"],
-  ["GET", `${H}/conformance/run/stream`, "conformance.stream"],
-  ["GET", `${H}/conformance/results`, "conformance.results"],
-  ["GET", `${H}/conformance/status`, "conformance.status"],
 ];
 
 const MATCHERS = ROUTES.map(([method, path, capability]) => {

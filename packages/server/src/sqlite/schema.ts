@@ -103,6 +103,13 @@ CREATE TABLE IF NOT EXISTS registered_tools (
   position INTEGER NOT NULL,
   PRIMARY KEY (user_id, session_id, name)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS conformance_runs (
+  run_id TEXT NOT NULL PRIMARY KEY,
+  user_id TEXT NOT NULL,
+  run_at INTEGER NOT NULL,
+  record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS conformance_runs_by_user ON conformance_runs (user_id, run_at);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -118,7 +125,8 @@ CREATE TABLE IF NOT EXISTS deltas (
 // user registered over that API, and the webhook_outbox (sqlite/webhook-outbox.ts): a row per
 // delivery to one of them not yet done. So it does mcp_approvals (sqlite/mcp-approvals.ts): a row
 // per .mcp.json server a session's API caller connected; and registered_tools
-// (sqlite/registered-tools.ts): a row per tool a program registered for a session.
+// (sqlite/registered-tools.ts): a row per tool a program registered for a session; and
+// conformance_runs (sqlite/conformance-runs.ts): a row per conformance run a user made, the last 50.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

@@ -17,6 +17,7 @@ import { createExecutionStore, type ExecutionStore } from "./executions.ts";
 import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
 import { createMcpApprovalStore, type McpApprovalStore } from "./mcp-approvals.ts";
 import { createRegisteredToolStore, type RegisteredToolStore } from "./registered-tools.ts";
+import { createConformanceRunStore, type ConformanceRunStore } from "./conformance-runs.ts";
 import { createWebhookOutbox, type WebhookOutbox } from "./webhook-outbox.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
@@ -70,6 +71,8 @@ export type SqliteDatabase = {
   mcpApprovals: McpApprovalStore;
   /** The tools programs registered for each session over the Open Harness API. */
   registeredTools: RegisteredToolStore;
+  /** The Open Harness API's conformance runs, the last ones of each user. */
+  conformanceRuns: ConformanceRunStore;
   /** The webhook deliveries not yet done. */
   webhookOutbox: WebhookOutbox;
   /** Write transactions committed so far. */
@@ -273,6 +276,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     webhooks: createWebhookStore(db),
     mcpApprovals: createMcpApprovalStore(db),
     registeredTools: createRegisteredToolStore(db),
+    conformanceRuns: createConformanceRunStore(db),
     webhookOutbox: createWebhookOutbox(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),

@@ -1,0 +1,16 @@
+// The whole suite, in the order it runs: the harness itself first, the session's workspace and what
+// its runs would load next, its runner's tools, and the robustness tests last.
+import { CORE_TESTS } from "./suite-core.ts";
+import { CONFIG_TESTS } from "./suite-config.ts";
+import { FILE_TESTS } from "./suite-files.ts";
+import { ROBUSTNESS_TESTS } from "./suite-robustness.ts";
+import { CATEGORIES, type Category, type ConformanceTest } from "./types.ts";
+
+export const SUITE: readonly ConformanceTest[] = [...CORE_TESTS, ...FILE_TESTS, ...CONFIG_TESTS, ...ROBUSTNESS_TESTS].sort(
+  (a, b) => CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category),
+);
+
+/** The tests of `categories`, in the suite's order. */
+export function testsOf(categories: readonly Category[]): ConformanceTest[] {
+  return SUITE.filter((test) => categories.includes(test.category));
+}

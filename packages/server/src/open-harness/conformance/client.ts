@@ -69,3 +69,16 @@ export function expectStatus(answer: Answer, ...expected: number[]): Answer {
 export function ensure(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
+
+/** A failure to make what a test needs before it checks anything (a robustness test's file to keep):
+ * the test fails, but what it checks (the golden rule) was not reached, so it is no violation. */
+export class SetupFailure extends Error {}
+
+/** `make()`'s result; its failure thrown as a SetupFailure saying so. */
+export async function setUp<T>(what: string, make: () => Promise<T>): Promise<T> {
+  try {
+    return await make();
+  } catch (error) {
+    throw new SetupFailure(`could not ${what} (the golden rule was not checked): ${(error as Error).message}`);
+  }
+}

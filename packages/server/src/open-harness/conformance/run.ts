@@ -4,7 +4,7 @@
 // with what it came to once it ends. One run at a time per server.
 import { randomUUID } from "node:crypto";
 import type { ConformanceRunStore } from "../../sqlite/conformance-runs.ts";
-import { expectStatus, loopbackApi, type LoopbackAuth } from "./client.ts";
+import { expectStatus, loopbackApi, SetupFailure, type LoopbackAuth } from "./client.ts";
 import { resultOf } from "./status.ts";
 import { testsOf } from "./suite.ts";
 import type { Category, ConformanceEvent, ConformanceTest, Outcome, RunRecord, TestContext } from "./types.ts";
@@ -61,6 +61,7 @@ export function createConformanceRunner(options: RunnerOptions): ConformanceRunn
     const api = loopbackApi(request);
     const tests = testsOf(request.categories);
     const outcomes: Record<string, Outcome> = {};
+    let violations = 0;
     const { userId } = request;
     // Sessions of their own have workspaces of their own; a served project is every session's.
     const sharedWorkspace = options.workDirOf(userId, "conformance-a") === options.workDirOf(userId, "conformance-b");
@@ -90,6 +91,7 @@ export function createConformanceRunner(options: RunnerOptions): ConformanceRunn
             emit(run, { type: "test.passed", test_id: test.id, duration_ms: elapsed() });
           } catch (error) {
             outcomes[test.id] = "failed";
+            if (test.category === "robustness" && noSession === undefined && !(error instanceof SetupFailure)) violations++;
             emit(run, { type: "test.failed", test_id: test.id, error: (error as Error).message, duration_ms: elapsed() });
           }
         }
@@ -114,7 +116,7 @@ export function createConformanceRunner(options: RunnerOptions): ConformanceRunn
       quick: request.quick,
       result: resultOf(counts, request.categories),
       ...counts,
-      golden_rule_violations: Object.entries(outcomes).filter(([id, outcome]) => id.startsWith("robustness.") && outcome === "failed").length,
+      golden_rule_violations: violations,
       duration_ms: duration,
       run_at: new Date(Date.now() - duration).toISOString(),
       outcomes,

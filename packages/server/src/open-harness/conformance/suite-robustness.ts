@@ -2,8 +2,8 @@
 // stored, and the server keeps serving. Each sends bad input (a body that is no JSON, unknown ids,
 // fields too large or of the wrong type, a path leading out), expects a 4xx whose error names the
 // problem, then reads back what was stored before it and asks the health check. A failure of one of
-// them is a golden-rule violation.
-import { ensure, expectStatus, saidIn, type Answer, type LoopbackApi } from "./client.ts";
+// them is a golden-rule violation, unless it failed making what it needed first (SetupFailure).
+import { ensure, expectStatus, saidIn, setUp, type Answer, type LoopbackApi } from "./client.ts";
 import { agentDescription, makeAgent, removeAgent } from "./suite-config.ts";
 import { PROBE_TEXT, readProbe, writeProbe } from "./suite-files.ts";
 import type { ConformanceTest } from "./types.ts";
@@ -49,7 +49,7 @@ export const ROBUSTNESS_TESTS: ConformanceTest[] = [
       const before = await sessionName(api, sessionId);
       refused(await api.call("PATCH", `/sessions/${sessionId}`, { json: { name: 42 } }), /name/, "a session name that is a number");
       ensure((await sessionName(api, sessionId)) === before, "the session's name changed after a refused rename");
-      await makeAgent(api, q, "Kept as it is");
+      await setUp("make an agent", () => makeAgent(api, q, "Kept as it is"));
       try {
         refused(await api.call("PATCH", `/agents/conformance-probe${q}`, { json: { description: ["not", "text"] } }), /description/, "an agent description that is a list");
         const kept = await agentDescription(api, q);
@@ -69,7 +69,7 @@ export const ROBUSTNESS_TESTS: ConformanceTest[] = [
       const before = await sessionName(api, sessionId);
       refused(await api.call("PATCH", `/sessions/${sessionId}`, { json: { name: "n".repeat(1000) } }), /name.*at most/, "a session name of 1000 characters");
       ensure((await sessionName(api, sessionId)) === before, "the session's name changed after a refused rename");
-      await writeProbe(api, q, "conformance/kept.txt");
+      await setUp("write a file", () => writeProbe(api, q, "conformance/kept.txt"));
       const answer = await api.call("PUT", `/files/conformance/kept.txt${q}`, { body: new Uint8Array(10 * MiB + 1) });
       refused(answer, /MiB/, "a file over the write limit");
       ensure(answer.status === 413, `a file over the write limit answered ${answer.status}, not 413`);
@@ -98,7 +98,7 @@ export const ROBUSTNESS_TESTS: ConformanceTest[] = [
     category: "robustness",
     writesWorkspace: true,
     async run({ api, q }) {
-      await writeProbe(api, q, "conformance/inside.txt");
+      await setUp("write a file", () => writeProbe(api, q, "conformance/inside.txt"));
       refused(await api.call("PUT", `/files/conformance/..%2F..%2Fescaped.txt${q}`, { body: "out" }), /\.\./, "a path with .. segments");
       refused(await api.call("DELETE", `/files/..%2F..%2Fconformance${q}`), /\.\./, "a delete leading out");
       ensure((await readProbe(api, q, "conformance/inside.txt")) === PROBE_TEXT, "a file of the workspace changed after refused writes");

@@ -1,0 +1,146 @@
+// The Open Harness conformance capabilities: a real `harness serve` runs its own suite against its own
+// API over loopback, in a scratch session deleted after the run; its stream, results and status.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startHarness } from "./e2e-commands-support.ts";
+import { apiAs, readSse, V1, type Api } from "./open-harness-support.ts";
+
+type Event = Record<string, unknown> & { type: string };
+
+async function runSuite(api: Api, body: Record<string, unknown>): Promise<{ runId: string; events: Event[] }> {
+  const started = await api(`${V1}/conformance/run`, { method: "POST", body: JSON.stringify(body) });
+  assert.equal(started.status, 202, await started.clone().text());
+  const { run_id, status, stream_url } = await started.json();
+  assert.equal(status, "running");
+  const stream = await api(new URL(stream_url).pathname + new URL(stream_url).search);
+  assert.match(stream.headers.get("content-type") ?? "", /text\/event-stream/);
+  return { runId: run_id, events: (await readSse(stream)).map((e) => e.data as Event) };
+}
+
+const ofType = (events: Event[], type: string) => events.filter((e) => e.type === type);
+
+test("a quick run checks the deployment over its own API: its stream shows each test, results list it, status says partial; a full run certifies; the caller's sessions are untouched", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    const status = await (await api(`${V1}/conformance/status`)).json();
+    assert.deepEqual(status, { status: "not_tested", pass_rate: 0, skill_loading_method: "file-based", supports_file_gen: false, golden_rule_compliant: false });
+    assert.equal((await api(`${V1}/conformance/run/stream`)).status, 404);
+    const { session: mine } = await (await api(`${V1}/sessions`, { method: "POST", body: JSON.stringify({ name: "Mine" }) })).json();
+    await api(`${V1}/files/notes.txt?session_id=${mine.id}`, { method: "PUT", body: "my notes" });
+
+    const quick = await runSuite(api, { quick: true });
+    const started = ofType(quick.events, "test.started");
+    assert.ok(started.some((e) => e.test_id === "files.write-read" && typeof e.test_name === "string"));
+    assert.equal(ofType(quick.events, "test.passed").length, started.length, JSON.stringify(ofType(quick.events, "test.failed")));
+    const skipped = ofType(quick.events, "test.skipped");
+    assert.deepEqual(skipped.map((e) => e.test_id), ["tools.read", "tools.bash-sandbox"]);
+    assert.match(String(skipped[0].reason), /slow/);
+    const progress = ofType(quick.events, "progress");
+    assert.deepEqual(progress.at(-1), { type: "progress", completed: started.length + 2, total: started.length + 2 });
+    const done = quick.events.at(-1)!;
+    assert.equal(done.type, "done");
+    assert.deepEqual({ ...(done.result as object), duration_ms: 0 }, { passed: started.length, failed: 0, skipped: 2, duration_ms: 0 });
+
+    let results = await (await api(`${V1}/conformance/results`)).json();
+    assert.equal(results.total, 1);
+    assert.deepEqual([results.data[0].id, results.data[0].result, results.data[0].skipped, results.data[0].golden_rule_violations], [quick.runId, "partial", 2, 0]);
+    let now = await (await api(`${V1}/conformance/status`)).json();
+    assert.deepEqual([now.status, now.pass_rate, now.supports_file_gen, now.golden_rule_compliant, now.certified_version], ["partial", 1, true, true, undefined]);
+
+    // Only the caller's own session is left, as it was; no scratch workspace stays.
+    const listed = await (await api(`${V1}/sessions`)).json();
+    assert.deepEqual(listed.data.map((s: { id: string; name: string }) => [s.id, s.name]), [[mine.id, "Mine"]]);
+    assert.deepEqual(await readdir(join(h.dataDir, "workspaces", "alice")), [mine.id]);
+    assert.equal(await (await api(`${V1}/files/notes.txt?session_id=${mine.id}`)).text(), "my notes");
+
+    const full = await runSuite(api, {});
+    assert.deepEqual(ofType(full.events, "test.failed"), []);
+    assert.deepEqual(ofType(full.events, "test.skipped"), []);
+    now = await (await api(`${V1}/conformance/status`)).json();
+    assert.equal(now.status, "certified");
+    assert.equal(now.pass_rate, 1);
+    assert.equal(now.certified_version, (await (await api(V1)).json()).harness.version);
+    results = await (await api(`${V1}/conformance/results?limit=1`)).json();
+    assert.deepEqual([results.total, results.has_more, results.data[0].id, results.data[0].result], [2, true, full.runId, "pass"]);
+
+    // The stream replays a finished run: the latest by default, from Last-Event-ID on.
+    const replay = await readSse(await api(`${V1}/conformance/run/stream`));
+    assert.deepEqual(replay.map((e) => e.data), full.events);
+    const rest = await readSse(await api(`${V1}/conformance/run/stream?run_id=${quick.runId}`, { headers: { "last-event-id": String(quick.events.length - 1) } }));
+    assert.deepEqual(rest.map((e) => e.data), [done]);
+    const unknown = await api(`${V1}/conformance/run/stream?run_id=nope`);
+    assert.equal(unknown.status, 404);
+    assert.match((await unknown.json()).error.message, /no conformance run "nope"/);
+    assert.equal((await (await api(`${V1}/conformance/results`, { headers: { "x-harness-user": "bob" } })).json()).total, 0, "runs are the user's own");
+    assert.deepEqual(await readdir(join(h.dataDir, "workspaces", "alice")), [mine.id]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("categories filter the run, an unknown one is refused naming the known ones, and a second run while one is under way is refused 409 naming it; with the server's token the suite runs as the caller", async () => {
+  const TOKEN = "conformance-token-0123456789";
+  const h = await startHarness({}, { HARNESS_TOKEN: TOKEN });
+  const bare = apiAs(h.server.url);
+  const api: Api = (path, init = {}) => bare(path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...init.headers } });
+  try {
+    assert.equal((await bare(`${V1}/conformance/run`, { method: "POST", body: "{}" })).status, 401);
+    const bad = await api(`${V1}/conformance/run`, { method: "POST", body: JSON.stringify({ categories: ["files", "telepathy"] }) });
+    assert.equal(bad.status, 400);
+    assert.match((await bad.json()).error.message, /categories: unknown "telepathy"; the categories are harness, sessions, files, agents, skills, hooks, memory, mcp, tools, robustness/);
+    const wrong = await api(`${V1}/conformance/run`, { method: "POST", body: JSON.stringify({ quick: "yes" }) });
+    assert.equal(wrong.status, 400);
+    assert.match((await wrong.json()).error.message, /quick/);
+
+    const first = await api(`${V1}/conformance/run`, { method: "POST", body: JSON.stringify({ categories: ["robustness", "harness"] }) });
+    assert.equal(first.status, 202);
+    const { run_id } = await first.json();
+    const second = await api(`${V1}/conformance/run`, { method: "POST", body: "{}" });
+    assert.equal(second.status, 409);
+    const refusal = (await second.json()).error;
+    assert.equal(refusal.code, "conformance_run_in_progress");
+    assert.equal(refusal.details.run_id, run_id);
+    assert.match(refusal.message, new RegExp(run_id));
+    const theirs = await api(`${V1}/conformance/run`, { method: "POST", body: "{}", headers: { "x-harness-user": "bob" } });
+    assert.equal(theirs.status, 409);
+    assert.doesNotMatch(await theirs.text(), new RegExp(run_id), "another user's run id is not shown");
+
+    const events = (await readSse(await api(`${V1}/conformance/run/stream?run_id=${run_id}`))).map((e) => e.data as Event);
+    const ids = ofType(events, "test.started").map((e) => String(e.test_id));
+    assert.ok(ids.length > 5);
+    assert.ok(ids.every((id) => /^(harness|robustness)\./.test(id)), ids.join());
+    assert.ok(ids.indexOf("harness.get") < ids.indexOf("robustness.not-json"), "in the suite's order");
+    assert.deepEqual(ofType(events, "test.failed"), []);
+    const status = await (await api(`${V1}/conformance/status`)).json();
+    assert.deepEqual([status.status, status.golden_rule_compliant, status.supports_file_gen], ["partial", true, false]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("a deployment whose workspaces cannot be made fails the files tests naming why, and is not certified", async () => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  try {
+    // Where the user's workspaces go, a file is in the way (a botched mount, a stray file).
+    await writeFile(join(h.dataDir, "workspaces"), "not a directory");
+    const { events } = await runSuite(api, { quick: true });
+    const failed = new Map(ofType(events, "test.failed").map((e) => [String(e.test_id), String(e.error)]));
+    assert.ok(failed.has("files.write-read"), JSON.stringify([...failed]));
+    assert.match(failed.get("files.write-read")!, /PUT \/v1\/harnesses\/harness\/files\/conformance\/write-read\.txt\?session_id=\S+ answered \d{3}, not 200 or 201: .+/);
+    assert.ok(!failed.has("harness.health"), "what does not need a workspace still passes");
+    // A robustness test that could not make its file checked nothing: it fails, but is no violation.
+    assert.match(failed.get("robustness.oversize")!, /could not write a file \(the golden rule was not checked\)/);
+    const [latest] = (await (await api(`${V1}/conformance/results`)).json()).data;
+    assert.deepEqual([latest.result, latest.golden_rule_violations], ["fail", 0]);
+    const status = await (await api(`${V1}/conformance/status`)).json();
+    assert.notEqual(status.status, "certified");
+    assert.equal(status.supports_file_gen, false);
+    assert.ok(status.pass_rate < 1);
+  } finally {
+    await h.close();
+  }
+});

@@ -2,8 +2,10 @@
 // API over loopback, in a scratch session deleted after the run; its stream, results and status.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startHarnessServer } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, readSse, V1, type Api } from "./open-harness-support.ts";
 
@@ -36,17 +38,17 @@ test("a quick run checks the deployment over its own API: its stream shows each 
     assert.ok(started.some((e) => e.test_id === "files.write-read" && typeof e.test_name === "string"));
     assert.equal(ofType(quick.events, "test.passed").length, started.length, JSON.stringify(ofType(quick.events, "test.failed")));
     const skipped = ofType(quick.events, "test.skipped");
-    assert.deepEqual(skipped.map((e) => e.test_id), ["tools.read", "tools.bash-sandbox"]);
+    assert.deepEqual(skipped.map((e) => e.test_id), ["mcp.probe", "tools.read", "tools.bash-sandbox"]);
     assert.match(String(skipped[0].reason), /slow/);
     const progress = ofType(quick.events, "progress");
-    assert.deepEqual(progress.at(-1), { type: "progress", completed: started.length + 2, total: started.length + 2 });
+    assert.deepEqual(progress.at(-1), { type: "progress", completed: started.length + 3, total: started.length + 3 });
     const done = quick.events.at(-1)!;
     assert.equal(done.type, "done");
-    assert.deepEqual({ ...(done.result as object), duration_ms: 0 }, { passed: started.length, failed: 0, skipped: 2, duration_ms: 0 });
+    assert.deepEqual({ ...(done.result as object), duration_ms: 0 }, { passed: started.length, failed: 0, skipped: 3, duration_ms: 0 });
 
     let results = await (await api(`${V1}/conformance/results`)).json();
     assert.equal(results.total, 1);
-    assert.deepEqual([results.data[0].id, results.data[0].result, results.data[0].skipped, results.data[0].golden_rule_violations], [quick.runId, "partial", 2, 0]);
+    assert.deepEqual([results.data[0].id, results.data[0].result, results.data[0].skipped, results.data[0].golden_rule_violations], [quick.runId, "partial", 3, 0]);
     let now = await (await api(`${V1}/conformance/status`)).json();
     assert.deepEqual([now.status, now.pass_rate, now.supports_file_gen, now.golden_rule_compliant, now.certified_version], ["partial", 1, true, true, undefined]);
 
@@ -142,5 +144,28 @@ test("a deployment whose workspaces cannot be made fails the files tests naming 
     assert.ok(status.pass_rate < 1);
   } finally {
     await h.close();
+  }
+});
+
+test("a server that serves a project skips the tests that would write its files, leaves them alone, and is partial at best", async () => {
+  const project = await mkdtemp(join(tmpdir(), "harness-conformance-project-"));
+  const dataDir = await mkdtemp(join(tmpdir(), "harness-conformance-data-"));
+  await writeFile(join(project, "README.md"), "the user's project\n");
+  const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "test-key" }, args: ["--project", project] });
+  const api = apiAs(server.url);
+  try {
+    const { events } = await runSuite(api, {});
+    assert.deepEqual(ofType(events, "test.failed"), []);
+    const skipped = ofType(events, "test.skipped");
+    assert.ok(skipped.some((e) => e.test_id === "files.write-read"));
+    assert.ok(skipped.every((e) => /serves a project/.test(String(e.reason))), JSON.stringify(skipped[0]));
+    assert.ok(ofType(events, "test.passed").some((e) => e.test_id === "robustness.not-json"), "what writes no workspace still runs");
+    assert.deepEqual((await readdir(project)).sort(), ["README.md"]);
+    const status = await (await api(`${V1}/conformance/status`)).json();
+    assert.deepEqual([status.status, status.supports_file_gen], ["partial", false]);
+  } finally {
+    await server.stop();
+    await rm(project, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
   }
 });

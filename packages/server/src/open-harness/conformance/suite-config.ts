@@ -30,6 +30,23 @@ export async function removeAgent(api: LoopbackApi, q: string): Promise<void> {
 const MEMORY = "/agents/general-purpose/memory/blocks";
 const block = (label: string) => `${MEMORY}/${encodeURIComponent(label)}`;
 
+// A stdio MCP server of a few lines, run by this server's own node: it answers initialize, ping and
+// tools/list (one tool, conformance_echo) and ignores notifications.
+const MCP_SERVER = `
+const rl = require("node:readline").createInterface({ input: process.stdin });
+const answers = {
+  initialize: () => ({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "conformance", version: "1" } }),
+  ping: () => ({}),
+  "tools/list": () => ({ tools: [{ name: "conformance_echo", description: "Echoes", inputSchema: { type: "object" } }] }),
+};
+rl.on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const answer = answers[m.method];
+  const reply = answer ? { result: answer() } : { error: { code: -32601, message: "no method " + m.method } };
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...reply }) + "\\n");
+});`;
+
 export const CONFIG_TESTS: ConformanceTest[] = [
   {
     id: "agents.create-get",
@@ -143,6 +160,23 @@ export const CONFIG_TESTS: ConformanceTest[] = [
       ensure(server?.name === "conformance-probe", `the server reads back as ${JSON.stringify(server).slice(0, 200)}`);
       expectStatus(await api.call("DELETE", `/mcp-servers/conformance-probe${q}`), 204);
       expectStatus(await api.call("GET", `/mcp-servers/conformance-probe${q}`), 404);
+    },
+  },
+  {
+    id: "mcp.probe",
+    name: "an MCP server connected in the workspace is started by the session's runner and lists its tools",
+    category: "mcp",
+    slow: true,
+    writesWorkspace: true,
+    async run({ api, q }) {
+      const transport = { type: "stdio", command: process.execPath, args: ["-e", MCP_SERVER] };
+      expectStatus(await api.call("POST", `/mcp-servers${q}`, { json: { name: "conformance-mcp", transport } }), 201);
+      try {
+        const { tools } = expectStatus(await api.call("GET", `/mcp-servers/conformance-mcp/tools${q}`), 200).json ?? {};
+        ensure(Array.isArray(tools) && tools.some((tool: { name?: unknown }) => tool.name === "conformance_echo"), `the server's tools were listed as ${JSON.stringify(tools).slice(0, 300)}`);
+      } finally {
+        await api.call("DELETE", `/mcp-servers/conformance-mcp${q}`);
+      }
     },
   },
 ];

@@ -44,7 +44,7 @@ function recordOf(record: unknown): RunRecord {
 
 export function mountConformanceRoutes(oh: OpenHarness, options: ConformanceOptions): void {
   const { app } = oh;
-  const runner = createConformanceRunner({ store: options.store, version: oh.version, workDirOf: oh.workDirOf, log: options.log });
+  const runner = createConformanceRunner({ store: options.store, version: oh.version, workDirOf: oh.workDirOf, log: options.log, stopping: oh.stopping });
   const records = (userId: string) => options.store.list(userId).map((run) => ({ id: run.id, ...recordOf(run.record) }));
 
   app.post(

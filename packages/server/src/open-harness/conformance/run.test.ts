@@ -22,7 +22,7 @@ test("a server that fails on bad input breaks the golden rule: its robustness fa
   t.after(() => server.close());
   const stored: StoredRun[] = [];
   const store: ConformanceRunStore = { add: (run) => void stored.push(run), list: () => [...stored].reverse(), get: () => undefined };
-  const runner = createConformanceRunner({ store, version: "v9", workDirOf: (_user, session) => `/nowhere/${session}`, log: () => {} });
+  const runner = createConformanceRunner({ store, version: "v9", workDirOf: (_user, session) => `/nowhere/${session}`, log: () => {}, stopping: () => undefined });
   const run = runner.start({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, userId: "ann", token: "tok", categories: ["robustness"], quick: true, routes: [] });
   assert.equal(runner.running(), run);
   await new Promise<void>((resolve) => run.listeners.add(() => run.ended && resolve()));

@@ -35,6 +35,8 @@ export type RunnerOptions = {
   /** The directory the runs of a session work in. */
   workDirOf(userId: string, sessionId: string): string;
   log: (line: string, detail?: Record<string, unknown>) => void;
+  /** Why the server is going away, or undefined while it serves: a run it cuts short is not kept. */
+  stopping: () => string | undefined;
 };
 
 const SLOW = "slow: it starts the session's runner (a quick run skips it)";
@@ -69,7 +71,8 @@ export function createConformanceRunner(options: RunnerOptions): ConformanceRunn
     let noSession: string | undefined;
     try {
       const made = expectStatus(await api.call("POST", "/sessions", { json: { name: `conformance run ${run.id}` } }), 201).json;
-      sessionId = String(made?.session?.id);
+      if (typeof made?.session?.id !== "string") throw new Error(`POST /sessions answered no session id: ${JSON.stringify(made).slice(0, 200)}`);
+      sessionId = made.session.id;
     } catch (error) {
       noSession = `the run's scratch session could not be made: ${(error as Error).message}`;
     }
@@ -122,6 +125,11 @@ export function createConformanceRunner(options: RunnerOptions): ConformanceRunn
       outcomes,
       events: run.events,
     };
+    const stopping = options.stopping();
+    if (stopping !== undefined) {
+      options.log(`conformance run ${run.id} is not kept: ${stopping}`, { level: "warn", user: userId });
+      return;
+    }
     try {
       options.store.add({ id: run.id, userId, runAt: Date.parse(record.run_at), record });
     } catch (error) {

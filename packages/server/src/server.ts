@@ -200,7 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   // The Open Harness API's WebSocket channels, added as its routes are mounted.
   const channels: WebSocketChannel[] = [];
   // The event feed's events other than executions', told by the registry and the sessions API too.
-  const events = createEventStore();
+  const events = createEventStore({ rows: db.feedEvents, log: (line, level) => log(line, { level }) });
   const told = serverEvents(events);
   const registry = createSessionRegistry({ db, runnerFactory, idleMs: config.sessionIdleMs, log, checkModel: sessionModelCheck(config.env, workspaceOf), counts, events: told.registry });
   const sockets = createWebSocketEndpoint({
@@ -345,6 +345,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     await sockets.closeAll();
     runners.stop();
     ownProcess.stop();
+    events.close();
     // Another process holding the database's lock: the sessions' last writes wait for it, a while.
     await db.storeUnsaved(STOP_STORE_WAIT_MS, (line, detail) => log(`database: ${line}`, detail));
     db.close();

@@ -2,6 +2,7 @@
 // connections (the server's reads, the writer thread's writes) open the file through here.
 import { chmodSync, closeSync, openSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { FEED_EVENTS_SCHEMA } from "./feed-events.ts";
 import { isBusy } from "./locked.ts";
 
 const SCHEMA = `
@@ -117,7 +118,7 @@ CREATE TABLE IF NOT EXISTS deltas (
   ops TEXT NOT NULL,
   PRIMARY KEY (user_id, session_id, seq)
 ) WITHOUT ROWID;
-`;
+${FEED_EVENTS_SCHEMA}`;
 
 // The Open Harness API's executions (sqlite/executions.ts) have a row each: when it started and
 // ended, and what it came to (its events, output, tool calls) as the API layer encodes it. An older
@@ -126,7 +127,9 @@ CREATE TABLE IF NOT EXISTS deltas (
 // delivery to one of them not yet done. So it does mcp_approvals (sqlite/mcp-approvals.ts): a row
 // per .mcp.json server a session's API caller connected; and registered_tools
 // (sqlite/registered-tools.ts): a row per tool a program registered for a session; and
-// conformance_runs (sqlite/conformance-runs.ts): a row per conformance run a user made, the last 50.
+// conformance_runs (sqlite/conformance-runs.ts): a row per conformance run a user made, the last 50;
+// and feed_events (sqlite/feed-events.ts): a row per event of the Open Harness event feed other than
+// an execution's start or end, the last 7 days' and at most 10,000 a user.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

@@ -19,6 +19,7 @@ import { createMcpApprovalStore, type McpApprovalStore } from "./mcp-approvals.t
 import { createRegisteredToolStore, type RegisteredToolStore } from "./registered-tools.ts";
 import { createConformanceRunStore, type ConformanceRunStore } from "./conformance-runs.ts";
 import { createWebhookOutbox, type WebhookOutbox } from "./webhook-outbox.ts";
+import { createFeedRows, type FeedRows } from "./feed-events.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
 import { markClosed, markOpen } from "./open-mark.ts";
 import { openDatabaseFile } from "./schema.ts";
@@ -75,6 +76,8 @@ export type SqliteDatabase = {
   conformanceRuns: ConformanceRunStore;
   /** The webhook deliveries not yet done. */
   webhookOutbox: WebhookOutbox;
+  /** The Open Harness event feed's events other than executions' starts and ends. */
+  feedEvents: FeedRows;
   /** Write transactions committed so far. */
   transactions(): number;
   /** Times the server's thread blocked for writes still with the writer thread (see WriterLink.waits). */
@@ -278,6 +281,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     registeredTools: createRegisteredToolStore(db),
     conformanceRuns: createConformanceRunStore(db),
     webhookOutbox: createWebhookOutbox(db),
+    feedEvents: createFeedRows(db),
     transactions: () => writer.transactions(),
     writerWaits: () => writer.waits(),
     async storeUnsaved(waitMs, log) {

@@ -1,6 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { comesAfter, eventsOf, placeOf } from "./event-feed.ts";
+import { join } from "node:path";
+import { createFeedRows, memoryFeedDatabase, type FeedRows } from "../sqlite/feed-events.ts";
+import { openDatabaseFile } from "../sqlite/schema.ts";
+import { testDir } from "../test-helpers.ts";
 import { createEventStore } from "./event-store.ts";
 
 test("a user's events are kept an hour and at most the most recent of a bounded number, each user's apart", () => {
@@ -57,4 +61,56 @@ test("users whose executions alone were told are let go too, when nothing else i
   now += 120_000;
   store.sawExecutionEvent("alice", now);
   assert.equal(store.users(), 1);
+});
+
+test("events outlive the store: one opened again on the same file lists them with their ids, and numbers and times on past them, its clock set back", async (t) => {
+  const db = openDatabaseFile(join(await testDir(t), "harness.db"));
+  t.after(() => db.close());
+  const at = Date.parse("2026-01-01T00:00:00.000Z");
+  const first = createEventStore({ rows: createFeedRows(db), now: () => at });
+  const made = first.record("alice", "session.created", { session_id: "s1" });
+  const installed = first.record("alice", "skill.installed", { skill_id: "deploy", session_id: "s1" });
+  first.record("bob", "session.created", { session_id: "b1" });
+  assert.equal(first.close(), true);
+
+  const again = createEventStore({ rows: createFeedRows(db), now: () => at - 5000 });
+  assert.deepEqual(again.list("alice"), [made, installed]);
+  assert.deepEqual(again.list("alice", { type: "skill.installed" }), [installed]);
+  assert.deepEqual(again.list("alice", { after: placeOf(made.id)! }), [installed]);
+  assert.equal(again.count("alice"), 2);
+  assert.equal(again.count("alice", { since: at }), 0);
+  const next = again.record("alice", "session.ended", { session_id: "s1", reason: "deleted" });
+  assert.ok(comesAfter(next.id, placeOf(installed.id)!), `${next.id} after ${installed.id}`);
+  assert.equal(next.timestamp, "2026-01-01T00:00:00.000Z", "not before the latest stored, though the clock went back");
+  assert.deepEqual(again.list("alice", {}, 2).map((event) => event.id), [installed.id, next.id], "the newest, oldest first");
+});
+
+test("a database that cannot be written: the event is still told and listed, the failure logged once, and it is written once the database takes it", async () => {
+  const rows = createFeedRows(memoryFeedDatabase());
+  let broken = true;
+  const failing: FeedRows = {
+    ...rows,
+    add(added) {
+      if (broken) throw new Error("database or disk is full");
+      rows.add(added);
+    },
+  };
+  const logged: string[] = [];
+  const store = createEventStore({ rows: failing, log: (line, level) => logged.push(`${level} ${line}`) });
+  const told: string[] = [];
+  store.subscribe((_userId, event) => told.push(event.type));
+  store.record("alice", "session.created", { session_id: "s1" });
+  store.record("alice", "skill.installed", { skill_id: "deploy" });
+  assert.deepEqual(told, ["session.created", "skill.installed"]);
+  assert.deepEqual(store.list("alice").map((event) => event.type), ["session.created", "skill.installed"]);
+  assert.equal(store.count("alice", { type: "skill.installed" }), 1);
+  assert.equal(logged.length, 1);
+  assert.match(logged[0], /^error events: cannot write the event feed's events \(database or disk is full\)/);
+
+  broken = false;
+  await new Promise((resolve) => setTimeout(resolve, 1300));
+  assert.equal(rows.count("alice", { keptFrom: 0, max: 100 }), 2, "written once it could be");
+  assert.match(logged.at(-1)!, /^info events: the event feed's events are written again \(2 waited\)/);
+  assert.deepEqual(store.list("alice").map((event) => event.type), ["session.created", "skill.installed"], "listed once each");
+  store.close();
 });

@@ -2,14 +2,15 @@
 // removed are read back after `harness serve` restarts on the same data directory, with the ids they
 // had; a stream resumed after Last-Event-ID across the restart sends exactly the events it missed;
 // webhooks are not told again of events they were told before; what is past the feed's keeping
-// (7 days, 10,000 a user) is neither listed nor kept.
+// (7 days, 10,000 a user) is neither listed nor kept; a database another process holds locked
+// delays their writing, never their telling.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { startHarnessServer } from "@harness/test-utils";
+import { holdLock, startHarnessServer } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, takeSse, V1, type Api } from "./open-harness-support.ts";
 
@@ -75,6 +76,8 @@ test("after a restart the feed lists its events with their ids, a stream resumed
     assert.equal((await listOf(api, `since=${encodeURIComponent(seen[1].data.timestamp as string)}`)).total, 0);
     assert.equal((await listOf(api, "limit=1&offset=1")).data[0].id, seen[0].id);
     assert.equal((await listOf(apiAs(() => h.server.url, "bob"))).total, 0, "bob's feed holds none of alice's");
+    const caps = (await (await api(`${V1}/capabilities`)).json()).capabilities;
+    assert.ok(caps.hooks.limitations.some((l: string) => /session\.created/.test(l) && /7 days/.test(l) && /after a restart/.test(l)));
 
     // What happens while the client is away, after the restart.
     assert.equal((await api(`${V1}/skills/deploy?session_id=${session.id}`, { method: "DELETE" })).status, 204);
@@ -149,6 +152,32 @@ test("events past 7 days, and past the newest 10,000 of a user, are neither list
     file.close();
     assert.deepEqual(kept.map((row) => [row.user_id, row.n]), [["alice", 10_000]], "the file holds no more than is listed");
     assert.ok(kept[0].first > old + 1000);
+  } finally {
+    await h.close();
+  }
+});
+
+test("while another process holds the database's lock, events are still listed and streamed, the failure logged, and stored once it is released", async () => {
+  const h = await startHarness();
+  const api = apiAs(() => h.server.url);
+  try {
+    const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
+    const lock = await holdLock(join(h.dataDir, "harness.db"));
+    try {
+      const live = await api(`${V1}/events/stream`);
+      const coming = takeSse(live, 1);
+      await installSkill(h.server.url, session.id);
+      assert.equal((await coming)[0].data.type, "skill.installed");
+      assert.deepEqual((await listOf(api)).data.map((event) => event.type), ["skill.installed", "session.created"]);
+      assert.match(h.server.output(), /cannot write the event feed's events \(.*locked/);
+    } finally {
+      await lock.release();
+    }
+    await until("the events are written", () => /the event feed's events are written again \(1 waited\)/.test(h.server.output()));
+    const before = await listOf(api);
+    await h.server.stop("SIGKILL");
+    h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });
+    assert.deepEqual(await listOf(api), before);
   } finally {
     await h.close();
   }

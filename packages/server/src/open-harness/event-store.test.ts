@@ -7,7 +7,7 @@ import { openDatabaseFile } from "../sqlite/schema.ts";
 import { testDir } from "../test-helpers.ts";
 import { createEventStore } from "./event-store.ts";
 
-test("a user's events are kept an hour and at most the most recent of a bounded number, each user's apart", () => {
+test("a user's events are kept for a while and at most the most recent of a bounded number, each user's apart", () => {
   let now = Date.parse("2026-01-01T00:00:00.000Z");
   const store = createEventStore({ now: () => now, keepMs: 60_000, maxPerUser: 3 });
   for (const id of ["a", "b", "c", "d"]) {

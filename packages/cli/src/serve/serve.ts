@@ -7,7 +7,6 @@ import { logSettings, logWriter, type LogSettings } from "@harness/server/log";
 import { parsePort, type Command } from "../args.ts";
 import { projectDataDir, projectPath } from "../project-dir.ts";
 import type { Sink } from "../display/render.ts";
-import { linesTo } from "./lines.ts";
 
 export type ServeCommand = Extract<Command, { kind: "serve" }>;
 
@@ -102,4 +101,14 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   err(`harness: ${why}`, { msg: why });
   await server.close();
   return 0;
+}
+
+/** Writes each line to `sink`. A stream whose reader went away (`harness serve | head -1`: EPIPE)
+ * takes no more lines, rather than take the server down with its unhandled error. */
+function linesTo(sink: Sink): (line: string) => void {
+  let gone = false;
+  (sink as Sink & Partial<Pick<NodeJS.EventEmitter, "on">>).on?.("error", () => (gone = true));
+  return (line) => {
+    if (!gone) sink.write(`${line}\n`);
+  };
 }

@@ -6,6 +6,8 @@ import path from "node:path";
 import type { MemoryFile } from "./types.ts";
 
 export const AUTO_MEMORY_INDEX = "MEMORY.md";
+/** The directory's folder of archived notes: never loaded, searched on demand. */
+export const AUTO_MEMORY_ARCHIVE = "archive";
 export const MAX_AUTO_MEMORY_LINES = 200;
 export const MAX_AUTO_MEMORY_BYTES = 25_000;
 
@@ -69,5 +71,8 @@ If the user asks you to remember something, save it at once. If they ask you to 
 2. Add a one-line pointer to it in ${AUTO_MEMORY_INDEX}: \`- [Title](file.md) - what it is about\`. ${AUTO_MEMORY_INDEX} is the index, not a note: keep each line short (about 150 characters) and never put a note's content in it. Only its first ${MAX_AUTO_MEMORY_LINES} lines (and ${MAX_AUTO_MEMORY_BYTES} bytes) are loaded into each conversation; remove pointers to notes that are wrong or out of date.
 
 ## Using it
-${AUTO_MEMORY_INDEX} is shown to you with the other memory files; read a topic file when its pointer looks relevant to the task. A note records what was true when it was written: if it names a file, a function or a flag, check that it still exists before relying on it, and fix or remove notes that turn out wrong.`;
+${AUTO_MEMORY_INDEX} is shown to you with the other memory files; read a topic file when its pointer looks relevant to the task. A note records what was true when it was written: if it names a file, a function or a flag, check that it still exists before relying on it, and fix or remove notes that turn out wrong.
+
+## The archive
+${AUTO_MEMORY_ARCHIVE}/ in the directory holds notes filed away for the long term, one a file (${AUTO_MEMORY_ARCHIVE}/<id>.md, its front matter giving its id, created_at and metadata). They are not shown to you and not listed in ${AUTO_MEMORY_INDEX}: search them with Grep (or list them with Glob) when the task may touch on what they record, such as past decisions or how things were done before. To archive a note, write it there in the same form.`;
 }

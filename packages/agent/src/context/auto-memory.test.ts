@@ -104,6 +104,7 @@ test("the model sees MEMORY.md as auto memory, after the other memory files, and
   assert.match(text, /\/home\/ana\/.claude\/projects\/-work-app\/memory\//);
   assert.match(text, /MEMORY\.md/);
   assert.match(text, /200 lines/);
+  assert.match(text, /archive\/ in the directory holds notes filed away/, "the archive is named, to be searched");
 });
 
 test("CLAUDE_CONFIG_DIR moves the auto memory directory with the rest of the user's configuration", async (t) => {

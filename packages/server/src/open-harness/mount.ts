@@ -17,6 +17,7 @@ import { mountAgentWriteRoutes } from "./routes-agents-write.ts";
 import { mountMemoryRoutes } from "./routes-memory.ts";
 import { mountMemoryWriteRoutes } from "./routes-memory-write.ts";
 import { mountMemoryTransferRoutes } from "./routes-memory-transfer.ts";
+import { mountMemoryArchiveRoutes } from "./routes-memory-archive.ts";
 import { mountExecutionRoutes } from "./routes-executions.ts";
 import { mountFileRoutes } from "./routes-files.ts";
 import { mountHookRoutes } from "./routes-hooks.ts";
@@ -169,6 +170,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   mountMemoryRoutes(oh);
   mountMemoryWriteRoutes(oh);
   mountMemoryTransferRoutes(oh);
+  mountMemoryArchiveRoutes(oh);
   mountAgentRoutes(oh);
   mountAgentWriteRoutes(oh);
   mountWebhookRoutes(oh, options.webhooks);

@@ -6,8 +6,6 @@ const ROUTES: [method: string, path: string, capability: string][] = [
   ["POST", "/harnesses", "harnesses.register"],
   ["PATCH", H, "harnesses.update"],
   ["DELETE", H, "harnesses.unregister"],
-  ["GET", `${H}/agents/{id}/memory/archive`, "memory.getArchive"],
-  ["POST", `${H}/agents/{id}/memory/archive`, "memory.addToArchive"],
 ];
 
 const MATCHERS = ROUTES.map(([method, path, capability]) => {

@@ -1,9 +1,11 @@
 // Memory exported and imported over the Open Harness API. An export is a ZIP of the session's
 // writable blocks (the memory files of its workspace): each file as it is, under blocks/<label>,
-// with blocks.json (the blocks as the read routes show them, secrets hidden) and archive.json (empty:
-// there is no archive). An import writes such a ZIP's blocks/ files back as blocks, through the
-// checks of createBlock and updateBlock (a memory file the runs read at their start, a value of at
-// most 100000 characters, no "***" written over a secret), every file checked before any is written.
+// with blocks.json (the blocks as the read routes show them, secrets hidden) and archive.json (the
+// archive's entries as their files hold them, as the block files are: newest first). An import writes
+// such a ZIP's blocks/ files back as blocks, through the checks of createBlock and updateBlock (a
+// memory file the runs read at their start, a value of at most 100000 characters, no "***" written
+// over a secret), and appends archive.json's entries to the archive through addToArchive's checks
+// (ids kept unless taken), every file checked before any is written.
 import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { z } from "zod";
@@ -12,7 +14,10 @@ import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, type OpenHarness } from "./common.ts";
 import { formOf } from "./multipart.ts";
+import { archiveDir, autoMemoryDir } from "./memory-archive-place.ts";
+import { addEntries, isoDate, readArchive, type NewEntry } from "./memory-archive.ts";
 import { blocksOf } from "./routes-memory.ts";
+import { ImportedEntry, inArchiveTurn } from "./routes-memory-archive.ts";
 import { fileOfLabel, placeOf, shown, Value, type Place } from "./routes-memory-write.ts";
 import { stillOwned } from "./session-of.ts";
 import { readWorkspaceText } from "./settings-edit.ts";
@@ -42,8 +47,10 @@ function checked<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   }
 }
 
-async function exported(oh: OpenHarness, c: Context, place: Place): Promise<Response> {
+async function exported(oh: OpenHarness, c: Context, place: Place, withArchive: boolean): Promise<Response> {
   const root = place.settings.place.cwd;
+  const dir = withArchive ? await autoMemoryDir(place.settings) : undefined;
+  const archived = dir === undefined ? [] : await readArchive(dir);
   const blocks = (await blocksOf(oh, c, place.agentId, place.settings)).filter((block) => !block.read_only);
   const files: { label: string; text: string }[] = [];
   for (const block of blocks) {
@@ -53,24 +60,25 @@ async function exported(oh: OpenHarness, c: Context, place: Place): Promise<Resp
   const now = new Date();
   const listed = blocks.filter((block) => files.some((file) => file.label === block.label)).map(({ label, value, read_only, updated_at }) => ({ label, value, read_only, updated_at }));
   const entry = (name: string, text: string): ZipEntry => ({ name, modified: now, mode: 0o100644, data: async () => Readable.from([bytesOf(text)]) });
-  const entries = [entry("blocks.json", `${JSON.stringify(listed, null, 2)}\n`), entry("archive.json", "[]\n"), ...files.map((file) => entry(`${DIR}${file.label}`, file.text))];
+  const entries = [entry("blocks.json", `${JSON.stringify(listed, null, 2)}\n`), entry("archive.json", `${JSON.stringify(archived, null, 2)}\n`), ...files.map((file) => entry(`${DIR}${file.label}`, file.text))];
   const filename = `memory-${place.agentId.replace(/[^A-Za-z0-9._-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}.zip`;
   const archive = Readable.toWeb(Readable.from(zipOf(entries))) as ReadableStream;
   return new Response(archive, { headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${filename}"` } });
 }
 
 type Incoming = { label: string; relative: string; text: string };
+type Snapshot = { incoming: Incoming[]; archive: NewEntry[] };
 
-/** The snapshot's block files, each checked as createBlock checks a new block. */
-function blockFiles(place: Place, bytes: Buffer): Incoming[] {
+/** The snapshot's block files, each checked as createBlock checks a new block, and its archive
+ * entries, each checked as addToArchive checks one. */
+function snapshotFiles(place: Place, bytes: Buffer): Snapshot {
   const files = readZip(bytes, "snapshot", SNAPSHOT_MAX_FILES, SNAPSHOT_MAX_BYTES, IMPORT);
   const incoming: Incoming[] = [];
+  let archive: NewEntry[] = [];
   let listed: string[] = [];
   for (const file of files) {
     if (file.name === "archive.json") {
-      const entries = jsonOf(file.data, "archive.json");
-      if (!Array.isArray(entries)) throw new ApiError(400, "invalid_request", "snapshot: archive.json must be a list", IMPORT);
-      if (entries.length > 0) throw new ApiError(501, "not_implemented", `snapshot: archive.json holds ${entries.length} archive entries, and this harness has no archive: import the blocks alone (archive.json empty or left out)`, IMPORT);
+      archive = archiveEntries(jsonOf(file.data, "archive.json"));
     } else if (file.name === "blocks.json") {
       listed = checked(ListedBlocks, jsonOf(file.data, "blocks.json"), "snapshot: blocks.json").map((block) => block.label);
     } else if (file.name.startsWith(DIR) && file.name.length > DIR.length) {
@@ -98,8 +106,23 @@ function blockFiles(place: Place, bytes: Buffer): Incoming[] {
   }
   const missing = listed.filter((label) => !incoming.some((file) => file.label === label));
   if (missing.length > 0) throw new ApiError(400, "invalid_request", `snapshot: blocks.json lists ${missing.slice(0, 5).map((label) => `"${label}"`).join(", ")} without its file under ${DIR} (the files are what is imported)`, IMPORT);
-  if (incoming.length === 0) throw new ApiError(400, "invalid_request", `snapshot: holds no block (files under ${DIR}, as memory.export makes them)`, IMPORT);
-  return incoming;
+  if (incoming.length === 0 && archive.length === 0) throw new ApiError(400, "invalid_request", `snapshot: holds no block (files under ${DIR}, as memory.export makes them) and no archive entry`, IMPORT);
+  return { incoming, archive };
+}
+
+/** archive.json's entries, each checked; a refusal names the entry by its place in the list. */
+function archiveEntries(value: unknown): NewEntry[] {
+  if (!Array.isArray(value)) throw new ApiError(400, "invalid_request", "snapshot: archive.json: must be a list of archive entries", IMPORT);
+  return value.map((item, index): NewEntry => {
+    const parsed = ImportedEntry.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.map((key) => `.${String(key)}`).join("");
+      throw new ApiError(400, "invalid_request", `snapshot: archive.json[${index}]${where}: ${issue.message}`, IMPORT);
+    }
+    const { id, content, created_at, metadata } = parsed.data;
+    return { content, ...(id !== undefined && { id }), ...(created_at !== undefined && { created_at: isoDate(created_at)! }), ...(metadata && { metadata }) };
+  });
 }
 
 function jsonOf(data: Buffer, name: string): unknown {
@@ -113,17 +136,19 @@ function jsonOf(data: Buffer, name: string): unknown {
 async function imported(oh: OpenHarness, c: Context, place: Place): Promise<Response> {
   const form = await formOf(c, SNAPSHOT_MAX_BYTES, 8, IMPORT, ["snapshot", "merge_strategy"]);
   let incoming: Incoming[];
+  let archive: NewEntry[];
   let strategy: z.infer<typeof Strategy>;
   try {
     const snapshot = form.files.get("snapshot");
     if (snapshot?.length !== 1) throw new ApiError(400, "invalid_request", "snapshot: required, one ZIP file (as memory.export makes)", IMPORT);
     strategy = form.fields.has("merge_strategy") ? checked(Strategy, form.fields.get("merge_strategy"), "merge_strategy") : "overwrite";
     if (strategy === "merge") throw new ApiError(501, "not_implemented", "merge_strategy: merge is not supported: a block is a file, replaced whole (overwrite) or kept (skip)", IMPORT);
-    incoming = blockFiles(place, Buffer.from(await snapshot[0]!.arrayBuffer()));
+    ({ incoming, archive } = snapshotFiles(place, Buffer.from(await snapshot[0]!.arrayBuffer())));
   } finally {
     form.release();
   }
   const root = place.settings.place.cwd;
+  const dir = archive.length > 0 ? await archiveDir(place.settings, IMPORT) : undefined;
   const existing = new Map<string, string>();
   for (const file of incoming) {
     const before = await readWorkspaceText(root, file.relative);
@@ -146,7 +171,8 @@ async function imported(oh: OpenHarness, c: Context, place: Place): Promise<Resp
     }
     count++;
   }
-  return c.json({ blocks_imported: count, archive_entries_imported: 0, conflicts, ...(skipped.length > 0 && { skipped }) });
+  const appended = dir === undefined ? [] : await inArchiveTurn(dir, async () => addEntries(dir, archive, new Set((await readArchive(dir)).map((entry) => entry.id)), stillOwned(oh, c, place.sessionId)));
+  return c.json({ blocks_imported: count, archive_entries_imported: appended.length, conflicts, ...(skipped.length > 0 && { skipped }) });
 }
 
 export function mountMemoryTransferRoutes(oh: OpenHarness): void {
@@ -155,8 +181,8 @@ export function mountMemoryTransferRoutes(oh: OpenHarness): void {
     `${H}/agents/:agentId/memory/export`,
     handle(async (c) => {
       const place = await placeOf(oh, c);
-      check(ExportBody, await bodyOf(c));
-      return exported(oh, c, place);
+      const body = check(ExportBody, await bodyOf(c));
+      return exported(oh, c, place, body.include_archive !== false);
     }),
   );
   app.post(

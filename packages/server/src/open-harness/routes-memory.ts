@@ -4,7 +4,9 @@
 // auto memory's MEMORY.md when it is on), each a block. Every agent of the session reads the same.
 // Blocks are labelled by their file: its path in the workspace, "~/…" in the user's home, else
 // absolute; those of the workspace are written (routes-memory-write.ts), the others are read only.
-// A block's text is shown through the logs' secret-hiding rule.
+// A block's text is shown through the logs' secret-hiding rule. The archive (routes-memory-archive.ts)
+// is counted in memory.get and searched by memory.search unless include_archive is false; while auto
+// memory is off for the session it is empty here.
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Context } from "hono";
@@ -14,7 +16,10 @@ import { runAutoMemory } from "@harness/agent/run-auto-memory";
 import { bodyOf, check } from "../sessions/api.ts";
 import { ApiError } from "./errors.ts";
 import { H, handle, type OpenHarness } from "./common.ts";
-import { searchBlocks } from "./memory-search.ts";
+import { autoMemoryDir } from "./memory-archive-place.ts";
+import { readArchive, shownEntry, type ArchiveEntry } from "./memory-archive.ts";
+import { labelOf } from "./memory-label.ts";
+import { searchMemory } from "./memory-search.ts";
 import { agentOf } from "./routes-agents.ts";
 import { sessionSettings, type SessionSettings } from "./session-settings.ts";
 
@@ -25,18 +30,6 @@ const SearchBody = z.strictObject({
 });
 
 export type MemoryBlock = { label: string; value: string; read_only: boolean; updated_at: string; scope: string };
-
-/** `file` as the block's label: relative to the workspace, or to the home as "~/…", else as it is. */
-function labelOf(file: string, cwd: string, home: string): string {
-  const within = (dir: string) => {
-    const relative = path.relative(dir, file);
-    return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative.split(path.sep).join("/") : undefined;
-  };
-  const inWorkspace = within(cwd);
-  if (inWorkspace !== undefined) return inWorkspace;
-  const inHome = within(home);
-  return inHome !== undefined ? `~/${inHome}` : file;
-}
 
 /** The memory blocks of agent `agentId` (404 agent_not_found) of the session the query names, in the
  * order the runs send them. updated_at is the file's last change; a block outside the workspace,
@@ -64,26 +57,35 @@ export async function blocksOf(oh: OpenHarness, c: Context, agentId: string, giv
   );
 }
 
+/** The session's archive entries (memory-archive.ts), as written; none while auto memory is off. */
+async function archiveOf(settings: SessionSettings): Promise<ArchiveEntry[]> {
+  const dir = await autoMemoryDir(settings);
+  return dir === undefined ? [] : readArchive(dir);
+}
+
 export function mountMemoryRoutes(oh: OpenHarness): void {
   const { app } = oh;
   app.get(
     `${H}/agents/:agentId/memory`,
     handle(async (c) => {
       const agentId = c.req.param("agentId")!;
-      return c.json({ memory: { agent_id: agentId, blocks: await blocksOf(oh, c, agentId), archive_size: 0 } });
+      const settings = await sessionSettings(oh, c);
+      const blocks = await blocksOf(oh, c, agentId, settings);
+      return c.json({ memory: { agent_id: agentId, blocks, archive_size: (await archiveOf(settings)).length } });
     }),
   );
   app.get(
     `${H}/agents/:agentId/memory/blocks`,
     handle(async (c) => c.json({ blocks: await blocksOf(oh, c, c.req.param("agentId")!) })),
   );
-  // There is no archive: include_archive (true by default) finds nothing more.
   app.post(
     `${H}/agents/:agentId/memory/search`,
     handle(async (c) => {
       const body = check(SearchBody, await bodyOf(c));
-      const blocks = await blocksOf(oh, c, c.req.param("agentId")!);
-      return c.json({ results: searchBlocks(blocks, body.query, body.limit) });
+      const settings = await sessionSettings(oh, c);
+      const blocks = await blocksOf(oh, c, c.req.param("agentId")!, settings);
+      const entries = body.include_archive === false ? [] : (await archiveOf(settings)).map((entry) => shownEntry(entry, settings.hide));
+      return c.json({ results: searchMemory(blocks, entries, body.query, body.limit) });
     }),
   );
   app.get(

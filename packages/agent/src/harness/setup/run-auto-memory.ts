@@ -7,6 +7,8 @@ import type { LoadedSettings } from "../../settings/types.ts";
 import { userConfigDir } from "../../config/user-config-dir.ts";
 import { findProjectRoot } from "./project-root.ts";
 
+export { AUTO_MEMORY_ARCHIVE } from "../../context/auto-memory-load.ts";
+
 export type RunAutoMemory = { dir: string; index?: MemoryFile };
 
 /** Undefined when auto memory is off. `env`: the run's environment with the settings' `env` over

@@ -80,6 +80,8 @@ export const OPERATION_ROUTES: Record<string, [method: string, path: string]> = 
   "memory.search": ["POST", `${MEM}/search`],
   "memory.export": ["POST", `${MEM}/export`],
   "memory.import": ["POST", `${MEM}/import`],
+  "memory.getArchive": ["GET", `${MEM}/archive`],
+  "memory.addToArchive": ["POST", `${MEM}/archive`],
   "subagents.list": ["GET", "/agents/main/subagents"],
   "subagents.get": ["GET", SUB],
   "subagents.result": ["GET", `${SUB}/result`],

@@ -114,7 +114,7 @@ test("memory exported as a ZIP of the workspace's memory files is imported back 
       [await zipBytes({ "blocks/../CLAUDE.md": "x" }), {}, 400, /snapshot: blocks\/\.\.\/CLAUDE\.md/],
       [await zipBytes({ "README.md": "x" }), {}, 400, /snapshot: README\.md is none of a memory export's files/],
       [await zipBytes({ "blocks.json": JSON.stringify([{ label: "AGENTS.md", value: "x" }]) }), {}, 400, /blocks\.json lists "AGENTS\.md" without its file/],
-      [await zipBytes({ "archive.json": JSON.stringify([{ content: "old" }]), "blocks/AGENTS.md": "x" }), {}, 501, /archive/],
+      [await zipBytes({ "archive.json": JSON.stringify([{ content: "old", created_at: "yesterday" }]), "blocks/AGENTS.md": "x" }), {}, 400, /snapshot: archive\.json\[0\]\.created_at: must be a date/],
       [zip, { merge_strategy: "merge" }, 501, /merge_strategy: merge is not supported/],
       [zip, { merge_strategy: "newest" }, 400, /merge_strategy: must be overwrite, skip or merge/],
       ["not a zip", {}, 400, /^snapshot: not a ZIP archive/],

@@ -278,10 +278,10 @@ test("bad input, unknown ids and what is not implemented are answered in the Err
     e = await error(await api(`${V1}/sessions`, { headers: { origin: "https://elsewhere.example" } }));
     assert.equal(e.status, 403);
     assert.equal(e.code, "forbidden");
-    e = await error(await api(`${V1}/agents/main/memory/archive`));
+    e = await error(await api(V1, { method: "DELETE" }));
     assert.equal(e.status, 501);
     assert.equal(e.code, "not_implemented");
-    assert.equal(e.operation, "memory.getArchive");
+    assert.equal(e.operation, "harnesses.unregister");
     e = await error(await api("/v1/harnesses", { method: "POST", body: "{}" }));
     assert.equal(e.operation, "harnesses.register");
   } finally {

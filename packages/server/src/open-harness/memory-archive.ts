@@ -72,10 +72,12 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
 }
 
 /** The entries of the auto memory directory `dir`, newest first (by created_at, then id). A file
- * that cannot be read (too large, not a regular file, gone meanwhile) is passed by. */
+ * that cannot be read (too large, not a regular file, gone meanwhile) is passed by; so is an
+ * archive/ that is missing, or a link out of the directory (no archive of its: the runs too would
+ * have to ask to write there). */
 export async function readArchive(dir: string): Promise<ArchiveEntry[]> {
   const listed = await listFiles(dir, AUTO_MEMORY_ARCHIVE, false).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) return { files: [] };
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return { files: [] };
     throw error;
   });
   const entries: ArchiveEntry[] = [];
@@ -117,6 +119,8 @@ export async function addEntries(dir: string, entries: readonly NewEntry[], take
         () => true,
         (error: unknown) => {
           if (error instanceof ApiError && error.code === "file_exists") return false;
+          // The files routes' words are of a workspace: this is the auto memory directory.
+          if (error instanceof ApiError && error.status === 400) throw new ApiError(409, "conflict", `${error.message.replace(/^path: /, "").replaceAll("the session's workspace", "the auto memory directory")}: the archive was left as it is`);
           throw error;
         },
       );

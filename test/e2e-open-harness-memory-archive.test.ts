@@ -5,7 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { readZip } from "../packages/server/src/open-harness/zip-reader.ts";
@@ -22,15 +23,16 @@ async function zipBytes(files: Record<string, string>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A session whose auto memory directory is ~/notes (set in the user's settings). */
+/** A session whose auto memory directory is ~/notes, or the settings' autoMemoryDirectory (set in the user's settings). */
 async function withNotes(h: Harness, api: Api, settings: Record<string, unknown> = {}) {
   const home = join(h.dataDir, "home");
   await mkdir(join(home, ".claude"), { recursive: true });
   await writeFile(join(home, ".claude", "settings.json"), JSON.stringify({ autoMemoryDirectory: "~/notes", ...settings }));
+  const dir = typeof settings.autoMemoryDirectory === "string" ? settings.autoMemoryDirectory : join(home, "notes");
   const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
   const archive = `${V1}/agents/general-purpose/memory/archive?session_id=${session.id}`;
   const add = (body: unknown) => api(archive, { method: "POST", body: JSON.stringify(body) });
-  return { session, notes: join(home, "notes"), archive, add, q: `?session_id=${session.id}` };
+  return { session, notes: dir, archive, add, q: `?session_id=${session.id}` };
 }
 
 test("archive entries are added as files of the auto memory directory's archive/, listed newest first a page at a time, counted and searched", async () => {
@@ -195,6 +197,26 @@ test("the archive is exported in archive.json and imported appended, ids kept un
     const system = JSON.stringify(request.system);
     assert.ok(system.includes(`${memoryDir}/`), "the auto memory directory is named");
     assert.match(system, /archive\//);
+  } finally {
+    await h.close();
+  }
+});
+
+test("the model finds an archived entry with Grep in the auto memory directory without asking", async (t) => {
+  const h = await startHarness();
+  const api = apiAs(h.server.url);
+  // Outside the server's data directory, as a real home is: the runs may use only their own workspace there.
+  const notes = await mkdtemp(join(tmpdir(), "harness-notes-"));
+  t.after(() => rm(notes, { recursive: true, force: true }));
+  try {
+    const { session, add } = await withNotes(h, api, { autoMemoryDirectory: notes });
+    assert.equal((await add({ content: "ARCHIVED-FACT-7731: the cache lives in /var/cache/app." })).status, 201);
+    h.fake.push({ toolUses: [{ name: "Grep", input: { pattern: "ARCHIVED-FACT", path: join(notes, "archive"), output_mode: "content" } }] }, { text: "Found it." });
+    const events = (await readSse(await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "where is the cache?", session_id: session.id }) }))).map((e) => e.data);
+    assert.ok(!JSON.stringify(h.fake.requests[0]!.body).includes("the cache lives"), "not given at the start");
+    const result = events.find((e) => e.type === "tool_result") as { success?: boolean } | undefined;
+    assert.equal(result?.success, true, JSON.stringify(result));
+    assert.ok(JSON.stringify(h.fake.requests.at(-1)!.body.messages).includes("ARCHIVED-FACT-7731: the cache lives in /var/cache/app."), "the tool result gives the entry's line");
   } finally {
     await h.close();
   }

@@ -43,7 +43,7 @@ export const ImportedEntry = z.looseObject({
 export const inArchiveTurn = <T>(dir: string, work: () => Promise<T>) => inTurn(`archive ${dir}`, work);
 
 /** `work`, a bad request it finds (a query, a body) answered naming `operation`. */
-export async function naming<T>(operation: string, work: () => Promise<T> | T): Promise<T> {
+async function naming<T>(operation: string, work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -11,6 +11,7 @@ import type { RunnerFactory } from "./registry.ts";
 import { readUserTokens, type UserTokens } from "./auth/user-tokens.ts";
 import { logSettings } from "./log/settings.ts";
 import { logWriter, type ServerLog } from "./log/writer.ts";
+import type { WebUiOptions } from "./web-ui.ts";
 
 export type ServerOptions = {
   /** Interface to bind (env HARNESS_HOST, default 127.0.0.1). Any other than loopback needs a token. */
@@ -76,6 +77,9 @@ export type ServerOptions = {
   /** The first retry of a failed webhook delivery waits this long, each next one five times longer
    * (env HARNESS_WEBHOOKS_RETRY_BASE_MS, default 1000). */
   webhooksRetryBaseMs?: number;
+  /** The web UI at GET / (packages/web, built by the caller: `harness serve` unless
+   * HARNESS_WEB_UI=0); none without. */
+  webUi?: WebUiOptions;
 };
 
 export type ServerConfig = {

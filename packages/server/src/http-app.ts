@@ -13,6 +13,7 @@ import { isOpenHealthCheck } from "./open-harness/routes-harnesses.ts";
 import type { ServerLog } from "./log/writer.ts";
 import type { LogLevel } from "./log/settings.ts";
 import { accessLog } from "./access-log.ts";
+import { isWebUiRequest, mountWebUi, type WebUiOptions } from "./web-ui.ts";
 
 /** A refusal's body: the Open Harness API's ErrorResponse under /v1, else the Harness `{ error }`. */
 function refusal(path: string, code: string, message: string): Record<string, unknown> {
@@ -66,6 +67,8 @@ export function createHttpApp(options: {
   log?: ServerLog;
   /** Why the server is going away (it is stopping), or undefined while it serves. */
   stopping?: () => string | undefined;
+  /** The web UI at GET / and under /ui/ (web-ui.ts), served without a token. */
+  webUi?: WebUiOptions;
 }): Hono {
   const app = new Hono();
   if (options.log) app.use("*", accessLog(options.log, { userOf: (request) => tokenUsers.get(request), levelOf: accessLevel }));
@@ -105,6 +108,8 @@ export function createHttpApp(options: {
   } else {
     app.use("*", async (c, next) => {
       const url = new URL(c.req.url);
+      // The page and its files hold no secret: the page asks for the token.
+      if (options.webUi && isWebUiRequest(c.req.method, url.pathname)) return next();
       const provided = requestToken(c.req.header("authorization"), url);
       const holder = tokenHolder(provided, options.token, userTokens());
       // Compared whatever the route, as every token is: the time taken says nothing of which it is.
@@ -150,6 +155,7 @@ export function createHttpApp(options: {
     });
   }
   app.get("/ws", (c) => c.json({ error: "GET /ws needs a WebSocket upgrade" }, 426));
+  if (options.webUi) mountWebUi(app, { ...options.webUi, tokenRequired: guarded });
   if (options.sessions) mountSessionsApi(app, options.sessions);
   if (options.sessions && options.openHarness) {
     mountOpenHarness(app, { ...options.openHarness, sessionExists: sessionExists(options.sessions), stopping: () => options.stopping?.() });

@@ -15,3 +15,4 @@ export { WS_MAX_PAYLOAD } from "./websocket.ts";
 export { createRunnerPool } from "./runners/pool.ts";
 export type { RunnerPool, RunnerPoolOptions } from "./runners/pool.ts";
 export { GC_FLAGS } from "./gc-flags.ts";
+export type { WebUiBundle, WebUiFile, WebUiOptions } from "./web-ui.ts";

@@ -230,6 +230,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
   const ownProcess = processMetrics();
   const app = createHttpApp({
     token: config.token,
+    ...(options.webUi && { webUi: options.webUi }),
     metricsToken: config.metricsToken,
     ...(userTokens && { userTokens }),
     allowedOrigins: config.allowedOrigins,

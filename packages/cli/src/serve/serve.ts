@@ -7,6 +7,7 @@ import { logSettings, logWriter, type LogSettings } from "@harness/server/log";
 import { parsePort, type Command } from "../args.ts";
 import { projectDataDir, projectPath } from "../project-dir.ts";
 import type { Sink } from "../display/render.ts";
+import { defaultUser } from "../default-user.ts";
 
 export type ServeCommand = Extract<Command, { kind: "serve" }>;
 
@@ -43,6 +44,11 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
   const out = logWriter(logging, linesTo(io.stdout));
   const err = logWriter(logging, linesTo(io.stderr));
   const warn = (what: string) => err(`harness: warning: ${what}`, { level: "warn", msg: what });
+  const webUiSetting = env.HARNESS_WEB_UI?.trim() || "1";
+  if (webUiSetting !== "0" && webUiSetting !== "1") {
+    io.stderr.write(`harness: HARNESS_WEB_UI must be 1 or 0, got ${JSON.stringify(env.HARNESS_WEB_UI)}\n`);
+    return 2;
+  }
   if (!hasAnthropicCredentials(undefined, env)) warn("ANTHROPIC_API_KEY is not set; runs of Anthropic models will fail until it is");
 
   // Handlers first: a signal while the server starts (it prints its URL before it returns) stops it
@@ -78,8 +84,10 @@ export async function serveCommand(command: ServeCommand, io: { stdout: Sink; st
       ...(command.debug !== undefined && { debug: command.debug }),
       token: env.HARNESS_TOKEN || undefined,
       log: out,
+      ...(webUiSetting === "1" && { webUi: { load: async () => (await import("@harness/startup/web-ui")).buildWebUi(), defaultUser: defaultUser(env) } }),
     });
     for (const warning of server.warnings) warn(warning);
+    if (webUiSetting === "1") out(`web UI: open ${server.url}/ in a browser`, { msg: "web UI", url: `${server.url}/` });
     // Under the URL (the server's own line): where the agent's files will be, which a new user
     // otherwise finds out only by asking the agent.
     out(

@@ -1,0 +1,60 @@
+// The web UI's entry: asks the server whether it needs a token, asks the user for what is missing,
+// then shows the sessions and opens the one named in the address (#session=…) or none.
+import { byId, setText } from "./dom.ts";
+import { fetchUiConfig, forgetToken, storedCredentials, type Credentials, type UiConfig } from "./credentials.ts";
+import { sessionsView } from "./sessions-view.ts";
+import { sessionView } from "./session-view.ts";
+import { askCredentials, tryCredentials } from "./sign-in-view.ts";
+
+function problem(message: string): void {
+  const box = byId("problem");
+  box.hidden = message === "";
+  setText(box, message);
+}
+
+function sessionInAddress(): string | undefined {
+  const match = /^#session=(.+)$/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]) : undefined;
+}
+
+async function start(config: UiConfig, why?: string): Promise<void> {
+  const known = storedCredentials(config);
+  let signedIn: { credentials: Credentials; api: Awaited<ReturnType<typeof askCredentials>>["api"] } | undefined;
+  if (!why && known.userId && (known.token || !config.tokenRequired)) {
+    const credentials = known as Credentials;
+    const api = await tryCredentials(credentials);
+    if (typeof api === "string") {
+      forgetToken();
+      why = api;
+    } else signedIn = { credentials, api };
+  }
+  signedIn ??= await askCredentials(config, known, why);
+  const { credentials, api } = signedIn;
+  byId("app").hidden = false;
+  setText(byId("user"), credentials.userId);
+  const signOut = byId<HTMLButtonElement>("sign-out");
+  signOut.hidden = false;
+  signOut.onclick = () => {
+    forgetToken();
+    location.hash = "";
+    location.reload();
+  };
+
+  const refused = (message: string) => {
+    forgetToken();
+    problem(`the server no longer takes the token: ${message}`);
+    signOut.click();
+  };
+  const sessions = sessionsView(api, (id) => void session.open(id).then(() => sessions.mark(id)), problem);
+  const session = sessionView(credentials, { changed: () => void sessions.refresh(), refused, problem });
+  await sessions.refresh();
+  const wanted = sessionInAddress();
+  if (wanted) {
+    await session.open(wanted);
+    sessions.mark(wanted);
+  } else sessions.mark(undefined);
+}
+
+fetchUiConfig()
+  .then((config) => start(config))
+  .catch((error: Error) => problem(`the web UI could not start: ${error.message}`));

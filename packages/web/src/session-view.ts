@@ -1,0 +1,127 @@
+// The open session: one client (the SDK's HarnessClient, which reconnects by itself) following it,
+// the conversation, the status line, the prompt box (Enter sends, Shift+Enter makes a new line; a
+// prompt while a run is under way steers it), Cancel (and Esc), and the permission mode.
+import { createHarnessClient, type HarnessClient, type HarnessState } from "@harness/client";
+import { byId, setText } from "./dom.ts";
+import { conversationView } from "./conversation-view.ts";
+import type { Credentials } from "./credentials.ts";
+import { statusLine, underWay } from "./format.ts";
+
+export type SessionView = { open(sessionId: string): Promise<void> };
+
+export type SessionHooks = {
+  /** A run started or ended, or the session was opened: the sidebar's list is stale. */
+  changed(): void;
+  /** The server no longer takes the token. */
+  refused(why: string): void;
+  /** Something went wrong that the user should read (cleared with an empty string). */
+  problem(message: string): void;
+};
+
+const MODES = new Set(["default", "acceptEdits", "fullAuto"]);
+
+export function sessionView(credentials: Credentials, hooks: SessionHooks): SessionView {
+  const prompt = byId<HTMLTextAreaElement>("prompt");
+  const send = byId<HTMLButtonElement>("send");
+  const cancel = byId<HTMLButtonElement>("cancel");
+  const mode = byId<HTMLSelectElement>("mode");
+  const status = byId("status");
+  const runError = byId("run-error");
+  const conversationBox = byId("conversation");
+  let client: HarnessClient | undefined;
+  const conversation = conversationView(conversationBox, {
+    approve: (id) => client?.approve(id),
+    deny: (id) => client?.deny(id, "denied in the web UI"),
+  });
+  let wasUnderWay = false;
+
+  function showState(state: HarnessState | undefined): void {
+    if (!client) return;
+    const atBottom = conversationBox.scrollHeight - conversationBox.scrollTop - conversationBox.clientHeight < 40;
+    if (state) conversation.render(state);
+    if (atBottom) conversationBox.scrollTop = conversationBox.scrollHeight;
+    setText(status, statusLine(state, client.connection));
+    status.dataset.status = client.connection === "open" ? (state?.status ?? "") : client.connection;
+    const running = underWay(state);
+    cancel.disabled = !running;
+    send.textContent = running ? "Steer" : "Send";
+    runError.hidden = !(state?.status === "error" && state.error);
+    setText(runError, state?.error ? `the run failed: ${state.error}` : "");
+    const permissionMode = state?.config?.permissionMode ?? "default";
+    if (document.activeElement !== mode && MODES.has(permissionMode)) mode.value = permissionMode;
+    if (running !== wasUnderWay) hooks.changed();
+    wasUnderWay = running;
+  }
+
+  function submit(): void {
+    const text = prompt.value;
+    if (!client || text.trim() === "") return;
+    hooks.problem("");
+    try {
+      if (underWay(client.state)) client.steer(text);
+      else client.submit(text);
+      prompt.value = "";
+    } catch (error) {
+      hooks.problem((error as Error).message);
+    }
+  }
+
+  function stop(): void {
+    if (client && underWay(client.state)) client.cancel();
+  }
+
+  prompt.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    submit();
+  });
+  byId<HTMLFormElement>("composer").addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit();
+  });
+  cancel.addEventListener("click", stop);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !event.isComposing) stop();
+  });
+  mode.addEventListener("change", async () => {
+    if (!client || !MODES.has(mode.value)) return;
+    const result = await client.configure({ permissionMode: mode.value as "default" | "acceptEdits" | "fullAuto" });
+    if (!result.ok) hooks.problem(`the permission mode was not changed: ${result.error}`);
+  });
+
+  function follow(created: HarnessClient): void {
+    created.on("state", (state) => showState(state));
+    created.on("connection", () => showState(created.state));
+    created.on("error", (error) => {
+      if (error.code === "token_refused") return hooks.refused(error.message);
+      // The status line says "reconnecting…" while the client tries again.
+      if (error.code === "reconnect_failed" && /trying again$/.test(error.message)) return;
+      hooks.problem(error.message);
+    });
+  }
+
+  return {
+    async open(sessionId) {
+      hooks.problem("");
+      conversation.clear();
+      byId("composer").hidden = false;
+      location.hash = `session=${encodeURIComponent(sessionId)}`;
+      try {
+        if (client) {
+          await client.switchSession(sessionId);
+        } else {
+          client = createHarnessClient({ url: location.origin, sessionId, ...credentials });
+          follow(client);
+          showState(undefined);
+          await client.connect();
+        }
+        prompt.focus();
+      } catch (error) {
+        const message = (error as Error).message;
+        if (/\b401\b/.test(message)) hooks.refused(message);
+        else if (!/switched to session/.test(message)) hooks.problem(message);
+      }
+      hooks.changed();
+    },
+  };
+}

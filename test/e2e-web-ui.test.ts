@@ -1,0 +1,244 @@
+// The web UI in headless Chromium against a real `harness serve` with the fake model: the page and
+// its security headers, a new session and a prompt whose reply streams text and runs Bash, an
+// approval answered with a click, a run cancelled with Esc, model text that looks like HTML shown
+// as text, a server with a token, and HARNESS_WEB_UI=0.
+import { after, afterEach, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startChromium, startFakeAnthropic, startHarnessServer, waitFor, type Chromium, type ChromiumPage, type FakeAnthropicOptions } from "@harness/test-utils";
+
+const USER = "webtester";
+
+describe("the web UI", () => {
+  let chromium: Chromium;
+  const cleanups: (() => Promise<unknown>)[] = [];
+  before(async () => (chromium = await startChromium()));
+  after(async () => chromium?.close());
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** A real server with the fake model behind it, on a data dir of its own; stopped after the test. */
+  async function harness(fakeOptions: FakeAnthropicOptions, env: Record<string, string> = {}) {
+    const dataDir = await mkdtemp(join(tmpdir(), "harness-web-ui-"));
+    const fake = await startFakeAnthropic(fakeOptions);
+    const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: USER, ...env } });
+    cleanups.push(async () => {
+      await server.stop();
+      await fake.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    return { dataDir, fake, server };
+  }
+
+  async function openUi(url: string): Promise<ChromiumPage> {
+    const page = await chromium.newPage();
+    cleanups.push(() => page.close());
+    await page.navigate(url);
+    return page;
+  }
+
+  /** Waits until `expression` is truthy in the page; fails naming `what`, with the page's console. */
+  async function until(page: ChromiumPage, expression: string, what: string, timeoutMs = 20_000): Promise<void> {
+    try {
+      await waitFor(async () => Boolean(await page.evaluate(expression)), what, { timeoutMs });
+    } catch (error) {
+      const shown = await page.evaluate<string>("document.body.innerText").catch(() => "");
+      throw new Error(`${(error as Error).message}\npage text:\n${shown}\nconsole:\n${page.console().join("\n")}`);
+    }
+  }
+
+  const text = (page: ChromiumPage, selector: string) => page.evaluate<string>(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
+  const click = (page: ChromiumPage, selector: string) => page.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
+
+  /** Types `prompt` into the prompt box as a user would, and presses Enter. */
+  async function send(page: ChromiumPage, prompt: string): Promise<void> {
+    await page.evaluate(`document.getElementById("prompt").focus()`);
+    await page.send("Input.insertText", { text: prompt });
+    await key(page, "Enter", 13);
+  }
+
+  async function key(page: ChromiumPage, name: string, code: number): Promise<void> {
+    for (const type of ["keyDown", "keyUp"]) await page.send("Input.dispatchKeyEvent", { type, key: name, code: name, windowsVirtualKeyCode: code });
+  }
+
+  /** Starts a new session from the sidebar; its id once the page follows it. */
+  async function newSession(page: ChromiumPage): Promise<string> {
+    await until(page, `!document.getElementById("app").hidden && document.getElementById("new-session")`, "the app to show");
+    await click(page, "#new-session");
+    await until(page, `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle"`, "the new session to open");
+    const id = await text(page, "#session-name");
+    await until(page, `document.querySelector('button.session[aria-current="true"]')`, "the new session marked in the list");
+    return id;
+  }
+
+  /** The assistant's last message: its status and text, and its tool calls. */
+  function lastReply(page: ChromiumPage) {
+    return page.evaluate<{ status: string; text: string; calls: { name: string; status: string; input: string; output: string }[] }>(`(() => {
+      const replies = document.querySelectorAll('#conversation .message[data-role="assistant"]');
+      const m = replies[replies.length - 1];
+      if (!m) return { status: "", text: "", calls: [] };
+      return {
+        status: m.dataset.status,
+        text: [...m.querySelectorAll(".text")].map((t) => t.textContent).join(""),
+        calls: [...m.querySelectorAll(".tool-call")].map((c) => ({ name: c.querySelector(".tool-name").textContent, status: c.dataset.status, input: c.querySelector(".tool-input").textContent, output: c.querySelector(".tool-output").textContent })),
+      };
+    })()`);
+  }
+
+  test("GET / serves the page under a strict policy, its script named by its hash, and harness serve prints its URL", async () => {
+    const { server } = await harness({});
+    assert.match(server.output(), new RegExp(`Harness listening on ${server.url}\\n(.* )?web UI: open ${server.url}/ in a browser\\n`));
+    const page = await fetch(`${server.url}/`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+    const policy = page.headers.get("content-security-policy") ?? "";
+    assert.match(policy, /default-src 'none'/);
+    assert.match(policy, /script-src 'self'(;|$)/);
+    assert.match(policy, /connect-src 'self' ws:\/\/127\.0\.0\.1:\d+ wss:\/\/127\.0\.0\.1:\d+(;|$)/);
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.equal(page.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(page.headers.get("cache-control"), "no-cache");
+    const html = await page.text();
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, "no inline script");
+    const script = /src="(\/ui\/app-[0-9a-f]{16}\.js)"/.exec(html)?.[1];
+    assert.ok(script, html);
+    const js = await fetch(`${server.url}${script}`);
+    assert.equal(js.status, 200);
+    assert.match(js.headers.get("content-type") ?? "", /^text\/javascript/);
+    assert.equal(js.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    assert.equal(js.headers.get("x-content-type-options"), "nosniff");
+    assert.equal((await fetch(`${server.url}/ui/app-0000000000000000.js`)).status, 404);
+    // The routes it answers beside the page's are as they were.
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    assert.equal((await fetch(`${server.url}/sessions?userId=${USER}`)).status, 200);
+
+    const ui = await openUi(`${server.url}/`);
+    await until(ui, `!document.getElementById("app").hidden`, "the app to show");
+    assert.equal(await text(ui, "#user"), USER, "a server without a token offers its user");
+    assert.deepEqual(ui.console(), []);
+  });
+
+  test("a new session, a prompt whose reply streams text and runs Bash: the text and the call's output show", async () => {
+    const { server, fake } = await harness({
+      replies: [{ text: ["Let me ", "check."], toolUses: [{ name: "Bash", input: { command: "echo from-bash-$((6*7))", description: "say it" } }] }, { text: ["The answer ", "is 42."] }],
+    });
+    const page = await openUi(`${server.url}/`);
+    const sessionId = await newSession(page);
+    await page.evaluate(`(() => { const mode = document.getElementById("mode"); mode.value = "fullAuto"; mode.dispatchEvent(new Event("change")); })()`);
+    await until(page, `document.getElementById("mode").value === "fullAuto"`, "the mode to stay");
+    await send(page, "what is six times seven?");
+    await until(page, `document.querySelector('#conversation .message[data-role="user"] .text')?.textContent === "what is six times seven?"`, "the prompt in the conversation");
+    await until(page, `document.querySelector('#conversation .message[data-role="assistant"]')?.dataset.status === "complete"`, "the reply to complete");
+    const reply = await lastReply(page);
+    assert.equal(reply.text, "Let me check.\n\nThe answer is 42.");
+    assert.deepEqual(reply.calls, [{ name: "Bash", status: "complete", input: "echo from-bash-$((6*7))", output: "from-bash-42" }]);
+    assert.equal(fake.requests.length, 2);
+    assert.equal(await page.evaluate(`document.getElementById("prompt").value`), "", "the box is empty after sending");
+    await until(page, `document.getElementById("status").textContent.startsWith("idle")`, "the status line to say idle");
+    // The session is in the list with its messages, and reopens from the address.
+    await until(page, `document.querySelector('button.session[data-session-id="${sessionId}"] .session-meta')?.textContent.includes("2 messages")`, "the list to count the messages");
+    const again = await openUi(`${server.url}/#session=${sessionId}`);
+    await until(again, `document.querySelector('#conversation .message[data-role="assistant"] .tool-output')`, "the conversation reopened");
+    assert.deepEqual(await lastReply(again), reply);
+    assert.deepEqual(page.console(), []);
+  });
+
+  test("a Write in the default permission mode shows Approve and Deny, and approving completes the run", async () => {
+    const { server, dataDir } = await harness({
+      replies: [{ toolUses: [{ name: "Write", input: { file_path: "note.txt", content: "approved\n" } }] }, { text: "written" }],
+    });
+    const page = await openUi(`${server.url}/`);
+    const sessionId = await newSession(page);
+    assert.equal(await page.evaluate(`document.getElementById("mode").value`), "default");
+    await send(page, "write a note");
+    await until(page, `document.querySelector('.tool-call[data-status="awaiting-approval"] .approval:not([hidden]) .approve')`, "the call to wait for approval");
+    assert.match(await text(page, "#status"), /^waiting for approval/);
+    assert.equal(await page.evaluate(`document.querySelector(".tool-call .deny").hidden`), false);
+    await click(page, ".tool-call .approve");
+    await until(page, `document.querySelector('#conversation .message[data-role="assistant"]')?.dataset.status === "complete"`, "the run to complete");
+    const reply = await lastReply(page);
+    assert.equal(reply.text, "written");
+    assert.equal(reply.calls[0].status, "complete");
+    assert.equal(await page.evaluate(`document.querySelector(".tool-call .approval").hidden`), true);
+    assert.equal(await readFile(join(dataDir, "workspaces", USER, sessionId, "note.txt"), "utf8"), "approved\n");
+  });
+
+  test("Esc cancels a run mid-stream; the reply says cancelled and the box takes a new prompt", async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const { server } = await harness({ replies: [{ text: ["streaming ", "half"], hold }, { text: "next one" }] });
+    cleanups.push(async () => release());
+    const page = await openUi(`${server.url}/`);
+    await newSession(page);
+    await send(page, "go on and on");
+    await until(page, `document.querySelector('#conversation .message[data-role="assistant"] .text')?.textContent === "streaming half"`, "the streamed text");
+    assert.equal(await page.evaluate(`document.getElementById("cancel").disabled`), false);
+    assert.equal(await text(page, "#send"), "Steer");
+    await key(page, "Escape", 27);
+    await until(page, `document.querySelector('#conversation .message[data-role="assistant"]')?.dataset.status === "cancelled"`, "the run to be cancelled");
+    await until(page, `document.getElementById("cancel").disabled`, "Cancel to be disabled");
+    await send(page, "another");
+    await until(page, `[...document.querySelectorAll('#conversation .message[data-role="assistant"]')].pop()?.dataset.status === "complete"`, "the next run");
+    assert.equal((await lastReply(page)).text, "next one");
+  });
+
+  test("text of the model and the user that looks like HTML shows as text, and makes no element", async () => {
+    const evil = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><b>bold</b>`;
+    const { server } = await harness({ replies: [{ text: evil, toolUses: [{ name: "Bash", input: { command: `echo '<img src=y onerror=window.pwned=3>'` } }] }, { text: "done" }] });
+    const page = await openUi(`${server.url}/`);
+    await newSession(page);
+    await page.evaluate(`(() => { const mode = document.getElementById("mode"); mode.value = "fullAuto"; mode.dispatchEvent(new Event("change")); })()`);
+    await send(page, `<img src=z onerror="window.pwned=4">`);
+    await until(page, `[...document.querySelectorAll('#conversation .message[data-role="assistant"]')].pop()?.dataset.status === "complete"`, "the run to complete");
+    const seen = await page.evaluate<{ pwned: unknown; elements: number; user: string; reply: string; output: string }>(`({
+      pwned: window.pwned ?? null,
+      elements: document.querySelectorAll("#conversation img, #conversation script, #conversation b").length,
+      user: document.querySelector('.message[data-role="user"] .text').textContent,
+      reply: document.querySelector('.message[data-role="assistant"] .text').textContent,
+      output: document.querySelector(".tool-output").textContent,
+    })`);
+    assert.deepEqual(seen, { pwned: null, elements: 0, user: `<img src=z onerror="window.pwned=4">`, reply: evil, output: "<img src=y onerror=window.pwned=3>" });
+  });
+
+  test("with HARNESS_TOKEN the page asks for the token, refuses a wrong one, then works; ?token= signs in without asking", async () => {
+    const { server } = await harness({ replies: [{ text: "hello with a token" }] }, { HARNESS_TOKEN: "right-token" });
+    assert.equal((await fetch(`${server.url}/`)).status, 200, "the page is served without the token");
+    assert.equal((await fetch(`${server.url}/sessions?userId=${USER}`)).status, 401);
+    const config = await (await fetch(`${server.url}/ui/config.json`)).json();
+    assert.deepEqual(config, { tokenRequired: true }, "no user offered to whoever asks");
+
+    const page = await openUi(`${server.url}/`);
+    await until(page, `!document.getElementById("sign-in").hidden`, "the page to ask for the token");
+    assert.equal(await page.evaluate(`document.getElementById("sign-in-token-row").hidden`), false);
+    const signIn = (token: string) =>
+      page.evaluate(`(() => {
+        document.getElementById("sign-in-token").value = ${JSON.stringify(token)};
+        document.getElementById("sign-in-user").value = ${JSON.stringify(USER)};
+        document.getElementById("sign-in-submit").click();
+      })()`);
+    await signIn("wrong-token");
+    await until(page, `/refused the token/.test(document.getElementById("sign-in-problem").textContent)`, "the wrong token refused");
+    assert.equal(await page.evaluate(`document.getElementById("app").hidden`), true);
+    await signIn("right-token");
+    await newSession(page);
+    await send(page, "hi");
+    await until(page, `[...document.querySelectorAll('#conversation .message[data-role="assistant"]')].pop()?.dataset.status === "complete"`, "the run to complete");
+    assert.equal((await lastReply(page)).text, "hello with a token");
+
+    // Another tab (its own sessionStorage) signs in from its address, which then loses the token.
+    const other = await openUi(`${server.url}/?token=right-token`);
+    await until(other, `!document.getElementById("app").hidden && document.querySelector("button.session")`, "the app with the sessions");
+    assert.equal(await other.evaluate(`document.getElementById("sign-in").hidden`), true);
+    assert.equal(await other.evaluate("location.search"), "");
+    assert.deepEqual(other.console(), []);
+  });
+
+  test("HARNESS_WEB_UI=0 serves nothing of the UI", async () => {
+    const { server } = await harness({}, { HARNESS_WEB_UI: "0" });
+    for (const path of ["/", "/ui/config.json", "/ui/app.js"]) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
+    assert.doesNotMatch(server.output(), /web UI/);
+  });
+});

@@ -69,9 +69,8 @@ describe("the web UI", () => {
     await until(page, `!document.getElementById("app").hidden && document.getElementById("new-session")`, "the app to show");
     await click(page, "#new-session");
     await until(page, `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle"`, "the new session to open");
-    const id = await text(page, "#session-name");
     await until(page, `document.querySelector('button.session[aria-current="true"]')`, "the new session marked in the list");
-    return id;
+    return page.evaluate<string>(`document.querySelector('button.session[aria-current="true"]').dataset.sessionId`);
   }
 
   /** The assistant's last message: its status and text, and its tool calls. */
@@ -133,7 +132,7 @@ describe("the web UI", () => {
     await until(page, `document.querySelector('#conversation .message[data-role="user"] .text')?.textContent === "what is six times seven?"`, "the prompt in the conversation");
     await until(page, `document.querySelector('#conversation .message[data-role="assistant"]')?.dataset.status === "complete"`, "the reply to complete");
     const reply = await lastReply(page);
-    assert.equal(reply.text, "Let me check.\n\nThe answer is 42.");
+    assert.equal(reply.text, "Let me check.The answer is 42.", "the text before the call, then after it");
     assert.deepEqual(reply.calls, [{ name: "Bash", status: "complete", input: "echo from-bash-$((6*7))", output: "from-bash-42" }]);
     assert.equal(fake.requests.length, 2);
     assert.equal(await page.evaluate(`document.getElementById("prompt").value`), "", "the box is empty after sending");

@@ -502,7 +502,7 @@ test("harness serve off loopback without a token names the one way to give it: H
   assert.doesNotMatch(stderr, /token option/);
 });
 
-test("harness serve says, after its URL, where the sessions work: their own empty directories, or the --project", async (t) => {
+test("harness serve says, after its URL, where its web UI is and where the sessions work: their own empty directories, or the --project", async (t) => {
   const dir = tempDir(t);
   const started = (args: string[]) => {
     let shown!: (text: string) => void;
@@ -514,7 +514,7 @@ test("harness serve says, after its URL, where the sessions work: their own empt
   const own = started(["--data-dir", join(dir, "data")]);
   assert.match(
     await own.lines,
-    new RegExp(`^Harness listening on http://127\\.0\\.0\\.1:\\d+\\nsessions work in their own empty directories under ${join(dir, "data", "workspaces")}; harness serve --project DIR works on a project instead\\n$`),
+    new RegExp(`^Harness listening on (http://127\\.0\\.0\\.1:\\d+)\\nweb UI: open \\1/ in a browser\\nsessions work in their own empty directories under ${join(dir, "data", "workspaces")}; harness serve --project DIR works on a project instead\\n$`),
   );
   own.child.kill("SIGTERM");
   assert.equal((await own.result).code, 0);

@@ -51,7 +51,8 @@ export function conversationView(root: HTMLElement, actions: ApprovalActions): C
       }
       const text = (view.texts[texts] ??= h("div", { class: "text" }));
       texts++;
-      const { text: shown, cut } = clip(segment.text, Math.max(budget, 0));
+      // Each part is a block of its own: the blank lines around a call would only add space.
+      const { text: shown, cut } = clip(segment.text.replace(/^\n+|\n+$/g, ""), Math.max(budget, 0));
       budget -= segment.text.length;
       setText(text, cut > 0 ? `${shown}\n… ${cut} more characters not shown` : shown);
       parts.push(text);

@@ -45,14 +45,16 @@ async function start(config: UiConfig, why?: string): Promise<void> {
     problem(`the server no longer takes the token: ${message}`);
     signOut.click();
   };
-  const sessions = sessionsView(api, (id) => void session.open(id).then(() => sessions.mark(id)), problem);
+  const open = (id: string) => {
+    sessions.mark(id);
+    void session.open(id);
+  };
+  const sessions = sessionsView(api, open, problem);
   const session = sessionView(credentials, { changed: () => void sessions.refresh(), refused, problem });
   await sessions.refresh();
   const wanted = sessionInAddress();
-  if (wanted) {
-    await session.open(wanted);
-    sessions.mark(wanted);
-  } else sessions.mark(undefined);
+  if (wanted) open(wanted);
+  else sessions.mark(undefined);
 }
 
 fetchUiConfig()

@@ -9,6 +9,7 @@ export function sessionsView(api: SessionsApi, open: (sessionId: string) => void
   const list = byId("sessions");
   const newButton = byId<HTMLButtonElement>("new-session");
   let current: string | undefined;
+  const titles = new Map<string, string>();
   let refreshing: Promise<void> | undefined;
   let again = false;
 
@@ -39,6 +40,8 @@ export function sessionsView(api: SessionsApi, open: (sessionId: string) => void
   async function load(): Promise<void> {
     try {
       const sessions = await api.list();
+      for (const session of sessions) if (session.title) titles.set(session.sessionId, session.title);
+      if (current) setText(byId("session-name"), titles.get(current) ?? current);
       list.replaceChildren(...sessions.map(item));
       if (sessions.length === 0) list.replaceChildren(h("li", { class: "empty" }, "no sessions yet"));
     } catch (error) {
@@ -67,7 +70,7 @@ export function sessionsView(api: SessionsApi, open: (sessionId: string) => void
         if (button.dataset.sessionId === sessionId) button.setAttribute("aria-current", "true");
         else button.removeAttribute("aria-current");
       }
-      setText(byId("session-name"), sessionId ?? "no session open");
+      setText(byId("session-name"), sessionId === undefined ? "no session open: start one on the left" : (titles.get(sessionId) ?? sessionId));
     },
   };
   return view;

@@ -42,7 +42,8 @@ export function toolCallView(actions: ApprovalActions): ToolCallView {
       const waiting = call.status === "awaiting-approval";
       if (waiting && approval.hidden) approve.disabled = deny.disabled = false;
       approval.hidden = !waiting;
-      setText(reason, why ?? "");
+      // The question's description is most often what the input line says already.
+      setText(reason, why === undefined || why === inputSummary(call) ? "" : why);
       if (call.output !== shownOutput) {
         shownOutput = call.output;
         renderOutput(output, call.output ?? "");

@@ -235,9 +235,12 @@ describe("the web UI", () => {
     assert.deepEqual(other.console(), []);
   });
 
-  test("HARNESS_WEB_UI=0 serves nothing of the UI", async () => {
+  test("HARNESS_WEB_UI=0 serves nothing of the UI, and another value is refused naming it", async () => {
     const { server } = await harness({}, { HARNESS_WEB_UI: "0" });
     for (const path of ["/", "/ui/config.json", "/ui/app.js"]) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
     assert.doesNotMatch(server.output(), /web UI/);
+    const dataDir = await mkdtemp(join(tmpdir(), "harness-web-ui-"));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await assert.rejects(startHarnessServer({ dataDir, env: { HARNESS_WEB_UI: "yes" } }), /HARNESS_WEB_UI must be 1 or 0, got "yes"/);
   });
 });

@@ -142,9 +142,10 @@ test("text lines start with their time with HARNESS_LOG_TIMESTAMPS=1, and on the
   const stamped = await startHarnessServer({ dataDir: await newDataDir(), env: { ...modelEnv(), HARNESS_LOG_TIMESTAMPS: "1" } });
   await waitFor(() => stamped.output().includes("sessions work in"), "the server to start");
   await stamped.stop();
-  const [first, second] = stamped.output().split("\n");
+  const [first, second, third] = stamped.output().split("\n");
   assert.match(first, new RegExp(`${STAMPED.source}Harness listening on ${stamped.url}$`));
-  assert.match(second, new RegExp(`${STAMPED.source}sessions work in their own empty directories under `));
+  assert.match(second, new RegExp(`${STAMPED.source}web UI: open ${stamped.url}/ in a browser$`));
+  assert.match(third, new RegExp(`${STAMPED.source}sessions work in their own empty directories under `));
   assert.match(stamped.output(), new RegExp(`\\n${STAMPED.source.slice(1)}harness: terminated, shutting down\\n`), "the command's own lines too");
 
   const piped = await startHarnessServer({ dataDir: await newDataDir(), env: modelEnv() });

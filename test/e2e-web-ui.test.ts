@@ -235,6 +235,24 @@ describe("the web UI", () => {
     assert.deepEqual(other.console(), []);
   });
 
+  test("the status line says reconnecting while the server is away, and the page goes on once it is back", async () => {
+    const it = await harness({ replies: [{ text: "before" }, { text: "after" }] });
+    const page = await openUi(`${it.server.url}/`);
+    await newSession(page);
+    await send(page, "one");
+    await until(page, `document.querySelector('#conversation .message[data-role="assistant"]')?.dataset.status === "complete"`, "the first run");
+    const port = it.server.port;
+    await it.server.stop();
+    await until(page, `document.getElementById("status").textContent.startsWith("reconnecting…")`, "the status line to say reconnecting");
+    const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: it.fake.url, HARNESS_USER: USER };
+    const again = await startHarnessServer({ dataDir: it.dataDir, env, port });
+    cleanups.push(() => again.stop());
+    await until(page, `document.getElementById("status").textContent.startsWith("idle")`, "the page to reconnect", 30_000);
+    await send(page, "two");
+    await until(page, `[...document.querySelectorAll('#conversation .message[data-role="assistant"]')].pop()?.dataset.status === "complete" && document.querySelectorAll(".message").length === 4`, "the second run");
+    assert.equal((await lastReply(page)).text, "after");
+  });
+
   test("HARNESS_WEB_UI=0 serves nothing of the UI, and another value is refused naming it", async () => {
     const { server } = await harness({}, { HARNESS_WEB_UI: "0" });
     for (const path of ["/", "/ui/config.json", "/ui/app.js"]) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);

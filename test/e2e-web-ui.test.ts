@@ -36,6 +36,10 @@ describe("the web UI", () => {
   async function openUi(url: string): Promise<ChromiumPage> {
     const page = await chromium.newPage();
     cleanups.push(() => page.close());
+    // What the policy blocks is no console message: the page's violations are kept for the tests.
+    await page.send("Page.addScriptToEvaluateOnNewDocument", {
+      source: `window.violations = []; document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.violatedDirective + " " + e.blockedURI));`,
+    });
     await page.navigate(url);
     return page;
   }
@@ -43,7 +47,8 @@ describe("the web UI", () => {
   /** Waits until `expression` is truthy in the page; fails naming `what`, with the page's console. */
   async function until(page: ChromiumPage, expression: string, what: string, timeoutMs = 20_000): Promise<void> {
     try {
-      await waitFor(async () => Boolean(await page.evaluate(expression)), what, { timeoutMs });
+      // A page that is reloading has no such elements for a moment: not yet, rather than a failure.
+      await waitFor(async () => Boolean(await page.evaluate(expression).catch(() => false)), what, { timeoutMs });
     } catch (error) {
       const shown = await page.evaluate<string>("document.body.innerText").catch(() => "");
       throw new Error(`${(error as Error).message}\npage text:\n${shown}\nconsole:\n${page.console().join("\n")}`);
@@ -118,6 +123,18 @@ describe("the web UI", () => {
     await until(ui, `!document.getElementById("app").hidden`, "the app to show");
     assert.equal(await text(ui, "#user"), USER, "a server without a token offers its user");
     assert.deepEqual(ui.console(), []);
+    assert.deepEqual(await ui.evaluate("window.violations"), []);
+
+    // "switch" asks for the user id again, offering the one in use.
+    await click(ui, "#sign-out");
+    await until(ui, `!document.getElementById("sign-in").hidden`, "the form");
+    assert.equal(await ui.evaluate(`document.getElementById("sign-in-token-row").hidden`), true, "no token asked of a server without one");
+    assert.equal(await ui.evaluate(`document.getElementById("sign-in-user").value`), USER);
+    await ui.evaluate(`(() => { document.getElementById("sign-in-user").value = "bad id"; document.getElementById("sign-in-submit").click(); })()`);
+    await until(ui, `/user id must be/.test(document.getElementById("sign-in-problem").textContent)`, "a bad id refused");
+    await ui.evaluate(`(() => { document.getElementById("sign-in-user").value = "someone-else"; document.getElementById("sign-in-submit").click(); })()`);
+    await until(ui, `!document.getElementById("app").hidden && document.getElementById("user").textContent === "someone-else"`, "the other user");
+    await until(ui, `document.querySelector("#sessions .empty")`, "their empty list");
   });
 
   test("a new session, a prompt whose reply streams text and runs Bash: the text and the call's output show", async () => {
@@ -233,6 +250,7 @@ describe("the web UI", () => {
     assert.equal(await other.evaluate(`document.getElementById("sign-in").hidden`), true);
     assert.equal(await other.evaluate("location.search"), "");
     assert.deepEqual(other.console(), []);
+    assert.deepEqual(await other.evaluate("window.violations"), []);
   });
 
   test("the status line says reconnecting while the server is away, and the page goes on once it is back", async () => {

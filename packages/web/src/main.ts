@@ -12,15 +12,25 @@ function problem(message: string): void {
   setText(box, message);
 }
 
+/** Set before the page reloads to have the sign-in form shown (to switch user, or after the token
+ * was refused), with why. */
+const ASK_KEY = "harness.ask";
+
 function sessionInAddress(): string | undefined {
   const match = /^#session=(.+)$/.exec(location.hash);
-  return match ? decodeURIComponent(match[1]) : undefined;
+  try {
+    return match ? decodeURIComponent(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-async function start(config: UiConfig, why?: string): Promise<void> {
+async function start(config: UiConfig): Promise<void> {
   const known = storedCredentials(config);
+  let why = sessionStorage.getItem(ASK_KEY) ?? undefined;
+  sessionStorage.removeItem(ASK_KEY);
   let signedIn: { credentials: Credentials; api: Awaited<ReturnType<typeof askCredentials>>["api"] } | undefined;
-  if (!why && known.userId && (known.token || !config.tokenRequired)) {
+  if (why === undefined && known.userId && (known.token || !config.tokenRequired)) {
     const credentials = known as Credentials;
     const api = await tryCredentials(credentials);
     if (typeof api === "string") {
@@ -34,17 +44,14 @@ async function start(config: UiConfig, why?: string): Promise<void> {
   setText(byId("user"), credentials.userId);
   const signOut = byId<HTMLButtonElement>("sign-out");
   signOut.hidden = false;
-  signOut.onclick = () => {
+  const signInAgain = (why: string) => {
     forgetToken();
+    sessionStorage.setItem(ASK_KEY, why);
     location.hash = "";
     location.reload();
   };
-
-  const refused = (message: string) => {
-    forgetToken();
-    problem(`the server no longer takes the token: ${message}`);
-    signOut.click();
-  };
+  signOut.onclick = () => signInAgain("");
+  const refused = (message: string) => signInAgain(`the server no longer takes the token: ${message}`);
   const open = (id: string) => {
     sessions.mark(id);
     void session.open(id);
@@ -58,5 +65,5 @@ async function start(config: UiConfig, why?: string): Promise<void> {
 }
 
 fetchUiConfig()
-  .then((config) => start(config))
+  .then(start)
   .catch((error: Error) => problem(`the web UI could not start: ${error.message}`));

@@ -61,6 +61,10 @@ export type ToolContext = {
    * that people can follow a long call as it runs; what the tool returns stays its result. The host
    * gathers and caps what it streams (loop/tool-output-stream.ts). Absent: nobody follows. */
   progress?: (text: string) => void;
+  /** Subscribes the call to the user's request to move it to the background (Claude Code's
+   * Ctrl+B): the listener moves it and says whether it did. Returns the unsubscribe. Absent:
+   * nobody can ask. */
+  onBackground?: (listener: () => boolean) => () => void;
   /** Makes a skill's prompt ready as a /name makes it: runs the `!` commands (when `shell`: the
    * skill's own text has some) and reads the files it names with `@path`, each as a tool call
    * through the run's gate; the images read come back apart from the text. Absent: the Skill tool
@@ -280,6 +284,11 @@ export type RunAgentOptions = {
    * the run going on: the call then answers that it was interrupted. The listener says whether it
    * had that sub-agent running. Returns the unsubscribe. */
   onStopAgent?: (listener: (toolUseId: string) => boolean) => () => void;
+  /** Subscribes to requests to move a running Bash call of the run (a sub-agent's too) to the
+   * background, by the call's id, or every running one without an id (Claude Code's Ctrl+B): the
+   * command goes on as a background shell and the call answers at once with the shell's id. The
+   * listener (one per running Bash call) says whether it moved its call. Returns the unsubscribe. */
+  onBackground?: (listener: (toolUseId: string | undefined) => boolean) => () => void;
   /** Subscribes to todo lists set while the run is in flight (the user changed its plan): each
    * becomes the list TodoWrite keeps at once, and the model reads it with its next request. The
    * listener says it took the list. A sub-agent takes none. Returns the unsubscribe. */

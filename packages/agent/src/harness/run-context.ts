@@ -382,6 +382,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
     // The filters are made per call: a deny rule an approval adds mid-run, in this agent or another
     // of the run, holds for the searches and fetches after it.
     bindContext: (base) => {
+      const onBackground = ctx.options.onBackground;
       const denied = deniedFileFilter(ctx.permissions);
       const deniedUrl = deniedUrlFilter(ctx.permissions);
       const extra = ctx.options.toolEnv?.(base.toolUseId);
@@ -399,6 +400,7 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
         ...(ctx.permissions.sandbox && { sandbox: ctx.permissions.sandbox }),
         expandPrompt: (prompt, shell) => expandCommandText(ctx, state, prompt, shell),
         ...(state.agents && { backgroundAgents: state.agents }),
+        ...(onBackground && { onBackground: (listener: () => boolean) => onBackground((id) => (id === undefined || id === base.toolUseId) && listener()) }),
       };
       // A background agent's usage joins the run's as it ends (see startBackgroundAgents).
       if (spawner) {

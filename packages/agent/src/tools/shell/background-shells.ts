@@ -82,10 +82,25 @@ export function startShell(
   env?: Readonly<Record<string, string>>,
   options: { launch?: string; onExit?: () => void } = {},
 ): BackgroundShell {
+  const child = spawnGroup(options.launch ?? command, { cwd, ...(env && { env }) });
+  return adoptShell(shells, command, child, cwd, outputCapacity, options.onExit ? { onExit: options.onExit } : {});
+}
+
+/** Registers `child`, a command already running in a process group of its own (spawnGroup), as a
+ * background shell under a new id: a foreground Bash call moved to the background keeps its
+ * process. `output`: what it printed before, kept for BashOutput; `startedAt`: when it started.
+ * The caller has stopped listening to the child; its output from now on goes to the shell. */
+export function adoptShell(
+  shells: Map<string, BackgroundShell>,
+  command: string,
+  child: ChildProcess,
+  cwd: string,
+  outputCapacity: number,
+  options: { output?: string; startedAt?: Date; onExit?: () => void } = {},
+): BackgroundShell {
   forgetOldFinished(shells);
   let id = randomBytes(3).toString("hex");
   while (shells.has(id)) id = randomBytes(3).toString("hex");
-  const child = spawnGroup(options.launch ?? command, { cwd, ...(env && { env }) });
   let resolveExited!: () => void;
   let resolveClosed!: () => void;
   const markExited = () => {
@@ -95,7 +110,7 @@ export function startShell(
   const shell: BackgroundShell = {
     id,
     command,
-    startedAt: new Date(),
+    startedAt: options.startedAt ?? new Date(),
     status: "running",
     exitCode: null,
     stdout: createUnreadOutput(outputCapacity),
@@ -105,6 +120,7 @@ export function startShell(
     outputOpen: true,
     outputClosed: new Promise((resolve) => (resolveClosed = resolve)),
   };
+  if (options.output) shell.stdout.push(Buffer.from(options.output));
   child.stdout?.on("data", (chunk: Buffer) => shell.stdout.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => shell.stderr.push(chunk));
   child.on("error", (error) => {

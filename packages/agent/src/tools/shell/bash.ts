@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
@@ -9,7 +10,7 @@ import { withSessionEnv } from "./session-env.ts";
 import type { Tool, ToolContext, ToolOutput } from "../../types.ts";
 import { runsInSandbox } from "../../sandbox/policy.ts";
 import type { SandboxedCommand } from "../../sandbox/runtime.ts";
-import { startShell } from "./background-shells.ts";
+import { adoptShell, startShell } from "./background-shells.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
 import { maintainsProjectCwd, type ShellCwd } from "./cwd.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../../truncate.ts";
@@ -128,8 +129,9 @@ export function bashToolFor(env: Readonly<Record<string, string | undefined>>, s
 }
 
 /** A Bash call: in the sandbox when the run has it on and the call runs inside it (runsInSandbox). */
-async function runBash({ command, timeout, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd: project, signal, state, env, sandbox, progress, shell }: ToolContext, limits: BashLimits): Promise<ToolOutput> {
+async function runBash({ command, timeout, run_in_background, dangerouslyDisableSandbox }: BashInput, { cwd: project, signal, state, env, sandbox, progress, shell, onBackground }: ToolContext, limits: BashLimits): Promise<ToolOutput> {
   const { dir: cwd, note: startNote } = shell?.start() ?? { dir: project };
+  const asked = command;
   // Spawning in a directory that is gone fails as if bash were missing (ENOENT): say what it is.
   if (!isDirectory(cwd)) {
     return { content: `The command was not run: its working directory ${cwd} no longer exists (it was removed or renamed), and commands run there. Recreate it, for example by writing a file into it with Write.`, isError: true };
@@ -158,14 +160,42 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
     }
   }
   if (run_in_background) return withNote(startInBackground(command, cwd, state, env, launch), startNote);
+  const startedAt = new Date();
+  // Moved to the background, the command becomes a background shell as run_in_background starts
+  // one: its directory moves no shell, and the sandbox is released when it exits.
+  const background: Backgrounding | undefined =
+    onBackground && state
+      ? {
+          subscribe: onBackground,
+          adopt(child, output) {
+            if (state.disposed) return undefined;
+            const adopted = adoptShell(state.shells, asked, child, cwd, state.limits.backgroundOutputBytes, { output, startedAt, ...(launch && { onExit: launch.release }) });
+            return `Command was manually backgrounded by user with ID: ${adopted.id}. Read its output with BashOutput (bash_id "${adopted.id}"), and stop it with KillShell.`;
+          },
+        }
+      : undefined;
+  let backgrounded = false;
   try {
-    const { ended, ...output } = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, keptBytesFor(limits.maxOutputChars), progress, tracked);
+    const { ended, backgrounded: moved, ...output } = await runCommand(launch?.command ?? command, cwd, timeout ?? limits.defaultMs, signal, env, state, keptBytesFor(limits.maxOutputChars), progress, tracked, background);
+    if (moved) {
+      backgrounded = true;
+      return withNote(output, startNote);
+    }
     const endNote = shell?.ended(cwd, ended);
     return withNote(launch ? withBlocked(output, launch.blocked()) : output, startNote ?? endNote);
   } finally {
-    launch?.release();
+    if (!backgrounded) launch?.release();
   }
 }
+
+/** How a running command moves to the background: `subscribe` (ToolContext.onBackground) hears
+ * the user's request; `adopt` registers the running child, with what it printed so far, as a
+ * background shell and answers the call's result, or undefined when it cannot (the conversation
+ * has ended). */
+type Backgrounding = {
+  subscribe(listener: () => boolean): () => void;
+  adopt(child: ChildProcess, output: string): string | undefined;
+};
 
 /** `command` with its shell writing, as it exits, the directory it ended in (`pwd -P`) to
  * CWD_FD. An EXIT trap, so that `exit 3` and `set -e` report too; a command that sets its own
@@ -222,7 +252,8 @@ function runCommand(
   keptBytes: number,
   progress: ((text: string) => void) | undefined,
   tracked: boolean,
-): Promise<{ content: string; isError?: boolean; ended?: string }> {
+  background?: Backgrounding,
+): Promise<{ content: string; isError?: boolean; ended?: string; backgrounded?: true }> {
   if (signal.aborted) return Promise.resolve({ content: "Interrupted by user", isError: true });
   return new Promise((resolve) => {
     const output = createOutputBuffer(keptBytes, keptBytes);
@@ -244,6 +275,7 @@ function runCommand(
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let settled = false;
+    let exited = false;
     let graceTimer: NodeJS.Timeout | undefined;
 
     const killGroup = (why: Ending) => {
@@ -257,6 +289,7 @@ function runCommand(
     const settle = (result: { content: string; isError?: boolean }) => {
       if (settled) return;
       settled = true;
+      unsubscribe?.();
       // What the command left running (`server &`) is stopped with the conversation; without a
       // state to keep it in, now.
       if (child.pid !== undefined && groupAlive(child.pid)) {
@@ -281,16 +314,48 @@ function runCommand(
       output.push(chunk);
       if (decoder && !settled) progress!(decoder.write(chunk));
     };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("error", (error) => settle({ content: `Cannot run the command in ${cwd}: ${error.message}`, isError: true }));
-    child.on("exit", (code, sig) => {
+    const onError = (error: Error) => settle({ content: `Cannot run the command in ${cwd}: ${error.message}`, isError: true });
+    const onExit = (code: number | null, sig: NodeJS.Signals | null) => {
+      exited = true;
       exitCode = code;
       exitSignal = sig;
       if (where) setTimeout(stopListening, CWD_REPORT_MS);
       graceTimer = setTimeout(() => report(true), CLOSE_GRACE_MS);
+    };
+    const onClose = () => report(false);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("error", onError);
+    child.on("exit", onExit);
+    child.on("close", onClose);
+
+    // Moved to the background while it runs: the call answers now, and the child, its output so
+    // far and from now on, its pipes and its process group, become the background shell's. A
+    // command that has exited is finishing on its own and is not moved. The cwd report pipe is
+    // left to drain: closing it early could fail the command's exit trap.
+    const unsubscribe = background?.subscribe(() => {
+      if (settled || exited || child.pid === undefined) return false;
+      child.stdout?.off("data", onData);
+      child.stderr?.off("data", onData);
+      child.off("error", onError);
+      child.off("exit", onExit);
+      child.off("close", onClose);
+      const content = background.adopt(child, output.text());
+      if (content === undefined) {
+        child.stdout?.on("data", onData);
+        child.stderr?.on("data", onData);
+        child.on("error", onError);
+        child.on("exit", onExit);
+        child.on("close", onClose);
+        return false;
+      }
+      settled = true;
+      unsubscribe?.();
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve({ content, backgrounded: true });
+      return true;
     });
-    child.on("close", () => report(false));
   });
 }
 

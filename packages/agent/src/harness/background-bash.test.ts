@@ -1,0 +1,109 @@
+// A running Bash call moved to the background by the user (Claude Code's Ctrl+B): the command goes
+// on as a background shell, and the call answers at once with its id.
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import type { AgentEvent } from "@harness/protocol";
+import { waitFor } from "../testing/fixtures.ts";
+import { runInProject, tempProject } from "../testing/project.ts";
+import { bashOutputTool } from "../tools/shell/bash-output.ts";
+import { callWithState } from "../tools/test-helpers.ts";
+import { createAgentResources } from "./resources.ts";
+
+/** A channel the test sends background requests into, as the runner does from POST …/background. */
+function channel() {
+  const listeners = new Set<(toolUseId: string | undefined) => boolean>();
+  return {
+    onBackground: (listener: (toolUseId: string | undefined) => boolean) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** Whether some call moved (every listener hears it: without an id, all running calls move). */
+    send: (toolUseId?: string) => [...listeners].map((listener) => listener(toolUseId)).some(Boolean),
+    get listening() {
+      return listeners.size;
+    },
+  };
+}
+
+/** The text of the tool_result for `id` in a request's last message. */
+function resultText(messages: { role: string; content: unknown }[], id: string): string | undefined {
+  const last = messages.at(-1);
+  if (!last || !Array.isArray(last.content)) return undefined;
+  const block = last.content.find((b: { type?: string; tool_use_id?: string }) => b.type === "tool_result" && b.tool_use_id === id);
+  if (!block) return undefined;
+  return typeof block.content === "string" ? block.content : block.content.map((part: { text?: string }) => part.text ?? "").join("");
+}
+
+test("a running Bash call moved to the background goes on as a background shell; the model reads its id at once and its output with BashOutput", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const bg = channel();
+  const command = `echo $$ > pid; echo before; while [ ! -e go ]; do sleep 0.05; done; echo after`;
+  let sent: boolean | undefined;
+  const emit = (event: AgentEvent) => {
+    // Its first output seen, the user sends it to the background; a call of another id moves nothing.
+    if (event.type === "tool.output" && event.toolUseId === "toolu_bash" && sent === undefined) {
+      assert.equal(bg.send("toolu_other"), false);
+      sent = bg.send("toolu_bash");
+    }
+  };
+  const events: AgentEvent[] = [];
+  const { provider, result } = await runInProject(project, [{ toolCalls: [{ id: "toolu_bash", name: "Bash", input: { command } }] }, { text: "It runs on." }], {
+    onBackground: bg.onBackground,
+    resources,
+    permissionMode: "bypassPermissions",
+    emit: (event) => {
+      events.push(event);
+      emit(event);
+    },
+  });
+  assert.equal(sent, true);
+  assert.equal(result.stopReason, "end_turn");
+  assert.equal(result.result, "It runs on.");
+  const text = resultText(provider.requests[1].messages as never, "toolu_bash") ?? "";
+  const id = /^Command was manually backgrounded by user with ID: ([0-9a-f]{6})\. Read its output with BashOutput\b/.exec(text)?.[1];
+  assert.ok(id, text);
+  assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_bash" && !e.isError));
+  assert.equal(bg.listening, 0, "the call stopped listening once it answered");
+  assert.equal(bg.send(), false, "nothing left to move");
+
+  // The very process goes on: it was not started again.
+  const shell = resources.toolState.shells.get(id)!;
+  assert.equal(shell.status, "running");
+  assert.equal(shell.command, command);
+  assert.equal(Number(await project.read("pid")), shell.child.pid);
+
+  await fs.writeFile(path.join(project.root, "go"), "");
+  let seen = "";
+  await waitFor(async () => {
+    seen += (await callWithState(bashOutputTool, { bash_id: id }, project.root, resources.toolState)).content;
+    return /<status>completed<\/status>/.test(seen) ? true : undefined;
+  }, "the command to finish");
+  // The output printed before the move, and after it.
+  assert.match(seen, /<stdout>\nbefore\n<\/stdout>[^]*<stdout>\nafter\n<\/stdout>/);
+});
+
+test("a Bash call that has finished, or a call of another tool, is not moved", async (t) => {
+  const project = await tempProject(t);
+  await project.write("a.txt", "hello\n");
+  const bg = channel();
+  let tried: boolean[] = [];
+  const { result } = await runInProject(
+    project,
+    [
+      { toolCalls: [{ id: "toolu_quick", name: "Bash", input: { command: "echo quick" } }] },
+      () => {
+        tried = [bg.send("toolu_quick"), bg.send()];
+        return { toolCalls: [{ id: "toolu_read", name: "Read", input: { file_path: path.join(project.root, "a.txt") } }] };
+      },
+      { text: "done" },
+    ],
+    { onBackground: bg.onBackground, permissionMode: "bypassPermissions" },
+  );
+  assert.equal(result.result, "done");
+  assert.deepEqual(tried, [false, false]);
+  assert.equal(bg.listening, 0);
+});

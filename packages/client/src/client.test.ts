@@ -532,3 +532,17 @@ test("stopAgent sends stop-agent naming the Task call", async () => {
   assert.deepEqual(JSON.parse(server.sockets[0].sent.at(-1)!), { type: "commands", commands: [{ type: "stop-agent", toolCallId: "toolu_task" }] });
   client.close();
 });
+
+test("background sends background naming the Bash call, or none", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient(options(server.factory));
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  client.background("toolu_bash");
+  assert.deepEqual(JSON.parse(server.sockets[0].sent.at(-1)!), { type: "commands", commands: [{ type: "background", toolCallId: "toolu_bash" }] });
+  client.background();
+  assert.deepEqual(JSON.parse(server.sockets[0].sent.at(-1)!), { type: "commands", commands: [{ type: "background" }] });
+  client.close();
+});

@@ -228,6 +228,9 @@ export class HarnessClient {
   /** Stops the sub-agent of running Task call `toolCallId` alone: the call's result says it was
    * interrupted, and the run goes on. */
   stopAgent(toolCallId: string): void { this.send({ type: "stop-agent", toolCallId }); }
+  /** Moves running Bash call `toolCallId` (without it, every one running) to the background: its
+   * command goes on as a background shell, and the call answers now with the shell's id. */
+  background(toolCallId?: string): void { this.send({ type: "background", ...(toolCallId !== undefined && { toolCallId }) }); }
 
   /** Settles with what `watch` makes of the states and error events that come next, of the
    * client closing for good or switching session (`closed`), and of `timeoutMs` passing. */

@@ -15,10 +15,13 @@ test("every command of the protocol parses", () => {
     { type: "configure", config: { permissionMode: "acceptEdits", maxTurns: 3, model: "m", systemPrompt: "s", effort: "high" } },
     { type: "rewind", messageId: "m1", dryRun: true },
     { type: "stop-agent", toolCallId: "t1" },
+    { type: "background", toolCallId: "t1" },
   ];
   const parsed = parseClientFrame(JSON.stringify({ type: "commands", commands }));
   assert.deepEqual(parsed.errors, []);
   assert.deepEqual(parsed.commands.map((c) => c.command.type), COMMAND_TYPES);
+  // background's call is optional: every running Bash call.
+  assert.deepEqual(parseClientFrame(JSON.stringify({ type: "commands", commands: [{ type: "background" }] })).errors, []);
 });
 
 test("a frame that is not JSON names the problem", () => {
@@ -50,7 +53,7 @@ test("each bad command gets its own error with its index; the good ones still pa
     [4, "bad_command"],
   ]);
   assert.match(errors[0].message, /submit: prompt/);
-  assert.match(errors[1].message, /^unknown command type "explode": expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent$/);
+  assert.match(errors[1].message, /^unknown command type "explode": expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background$/);
   assert.equal(errors[2].message, 'a command must be an object with a "type", not a string');
   assert.match(errors[3].message, /config\.maxTurns/);
 });
@@ -75,8 +78,8 @@ test("commands that are not objects, lack a type, or carry ids and reasons past 
       [0, "bad_command", 'a command must be an object with a "type", not null'],
       [1, "bad_command", 'a command must be an object with a "type", not an array'],
       [2, "bad_command", 'a command must be an object with a "type", not a number'],
-      [3, "bad_command", 'a command needs a "type": one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent'],
-      [4, "unknown_command", `unknown command type "${"x".repeat(100)}"…: expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent`],
+      [3, "bad_command", 'a command needs a "type": one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background'],
+      [4, "unknown_command", `unknown command type "${"x".repeat(100)}"…: expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background`],
       [5, "bad_command", "approve: toolCallId: must be at most 200 characters"],
       [6, "bad_command", "rewind: messageId: must not be empty"],
       [7, "bad_command", "deny: reason: Too big: expected string to have <=10000 characters"],

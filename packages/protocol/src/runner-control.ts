@@ -9,6 +9,10 @@
 //   POST /runs/:requestId/todos {todos}                   → 200: the run's todo list is this one, which the
 //                                                           model reads with its next request | 404 |
 //                                                           409 (finished) | 501 (its backend keeps its own)
+//   POST /runs/:requestId/background {toolUseId?}         → 200: the running Bash call (every running one,
+//                                                           without an id) goes on as a background shell
+//                                                           and answers now with its id | 404 (none such
+//                                                           running, or the backend moves none) | 409
 //   GET  /runs/:requestId/events   (header Last-Event-ID) → SSE: the run's events after that id, then live;
 //                                                           404 when the run is unknown (finished runs
 //                                                           are kept for a while after they end)
@@ -45,6 +49,10 @@ export const DenyBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHAR
  * then that it was interrupted (POST /runs/:requestId/stop-agent; 404 when no sub-agent of that
  * call is running, or the backend stops none alone). */
 export const StopAgentBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1) });
+/** Moves a running Bash call of the run (a sub-agent's too) to the background, as Claude Code's
+ * Ctrl+B does: its command goes on as a background shell, not started again, and the call answers at
+ * once with the shell's id. Without `toolUseId`, every Bash call running. */
+export const BackgroundBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1).optional() });
 /** The most items a todo list set from outside the run may hold, and the longest text of one. */
 export const MAX_TODOS = 200;
 export const MAX_TODO_CHARS = 10_000;
@@ -74,6 +82,7 @@ export type RunControl =
   | { type: "steer"; message: string }
   | { type: "cancel" }
   | { type: "stop-agent"; toolUseId: string }
+  | { type: "background"; toolUseId?: string }
   | { type: "todos"; todos: TodoItem[] }
   | { type: "configure"; config: RunConfigureBody };
 export const RewindBodySchema = z.strictObject({ userMessageId: idOfAtMost(MAX_USER_MESSAGE_ID_CHARS).min(1), dryRun: z.boolean().optional() });

@@ -64,6 +64,10 @@ export const HarnessCommandSchema = z.discriminatedUnion("type", [
   /** Stops the sub-agent of a running Task call; the run goes on, the call's result saying it was
    * interrupted. */
   z.strictObject({ type: z.literal("stop-agent"), toolCallId: id }),
+  /** Moves a running Bash call to the background (Claude Code's Ctrl+B): its command goes on as a
+   * background shell and the call answers at once with the shell's id, the run going on. Without
+   * `toolCallId`, every Bash call of the run that is running. */
+  z.strictObject({ type: z.literal("background"), toolCallId: id.optional() }),
 ]);
 export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];

@@ -34,6 +34,10 @@ export type BackendContext = {
   /** Subscribes to requests to stop the sub-agent of one of the run's Task calls, the run going on;
    * the listener answers whether it had that sub-agent running. Absent: nobody asks. */
   onStopAgent?(listener: (toolUseId: string) => boolean): () => void;
+  /** Subscribes to requests to move a running Bash call of the run to the background (by its id;
+   * every running one without), the run going on; the listener answers whether it moved a call.
+   * Absent: nobody asks. */
+  onBackground?(listener: (toolUseId: string | undefined) => boolean): () => void;
   /** Subscribes to new todo lists for the run (its plan changed by the user); the listener answers
    * whether it took the list. Absent: nobody sets one. */
   onTodosSet?(listener: (todos: TodoItem[]) => boolean): () => void;

@@ -47,7 +47,27 @@ export function executeCommand(core: SessionCore, conn: Connection, index: numbe
       return rewind(core, reply, command.messageId, command.dryRun === true);
     case "stop-agent":
       return stopAgent(core, reply, command.toolCallId);
+    case "background":
+      return background(core, reply, command.toolCallId);
   }
+}
+
+/** Moves the run's running Bash call `toolCallId` (without it, every one running) to the
+ * background; the run goes on. */
+function background(core: SessionCore, reply: Reply, toolCallId: string | undefined): void {
+  const run = core.run;
+  if (!run) return reply("background: no run is in progress", CommandErrorCodes.notRunning);
+  const calls = core.state.messages.flatMap((m) => m.toolCalls ?? []);
+  if (toolCallId === undefined) {
+    if (!calls.some((c) => c.name === "Bash" && c.status === "running")) return reply("background: no Bash call of the run in progress is running", ErrorCodes.notFound);
+    return sendControl(core, run, { type: "background" }, (why) => reply(`background failed: ${why}`, CommandErrorCodes.runner));
+  }
+  // The last of that id: a steer the run took moved its reply on to a new message.
+  const call = calls.findLast((c) => c.id === toolCallId);
+  if (!call) return reply(`background: no tool call "${toolCallId}" in the run in progress`, ErrorCodes.notFound);
+  if (call.name !== "Bash") return reply(`background: "${toolCallId}" is a ${call.name} call; only a Bash call goes to the background`, ErrorCodes.badCommand);
+  if (call.status !== "running") return reply(`background: the Bash call "${toolCallId}" is not running (${call.status})`, ErrorCodes.badCommand);
+  sendControl(core, run, { type: "background", toolUseId: toolCallId }, (why) => reply(`background failed: ${why}`, CommandErrorCodes.runner));
 }
 
 /** The names the Task tool goes by (Claude Code's newer one is Agent). */

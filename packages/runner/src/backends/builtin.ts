@@ -91,6 +91,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         onConfigure: ctx.onConfigure,
         ...(ctx.onStopAgent && { onStopAgent: ctx.onStopAgent }),
         ...(ctx.onTodosSet && { onTodosSet: ctx.onTodosSet }),
+        ...(ctx.onBackground && { onBackground: ctx.onBackground }),
         ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
         ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
         ...(resources && { resources }),

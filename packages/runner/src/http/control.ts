@@ -1,7 +1,7 @@
 // Control of a run by its requestId (see @harness/protocol runner-control.ts), and re-attaching to
 // its events.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApproveBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema, StopAgentBodySchema, TodosBodySchema } from "@harness/protocol";
+import { ApproveBodySchema, BackgroundBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema, StopAgentBodySchema, TodosBodySchema } from "@harness/protocol";
 import { z } from "zod";
 import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
@@ -13,7 +13,7 @@ import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
 
-export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure", "stop-agent", "todos"] as const;
+export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure", "stop-agent", "background", "todos"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
 function unknownRun(req: IncomingMessage, res: ServerResponse, requestId: string): void {
@@ -74,6 +74,16 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
       if (!run.agentStops.push(body.toolUseId)) return sendError(res, 404, `no sub-agent of Task call ${quoteId(body.toolUseId)} is running in run "${run.requestId}" (or its backend stops none alone)`);
+      return sendJson(res, 200, { ok: true });
+    }
+    case "background": {
+      const body = await readJson(req, res, BackgroundBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      if (run.endedAt !== undefined) return ended(res, run);
+      if (!run.backgrounds.push(body.toolUseId)) {
+        const which = body.toolUseId === undefined ? "no Bash call" : `no Bash call ${quoteId(body.toolUseId)}`;
+        return sendError(res, 404, `${which} is running in run "${run.requestId}" (or its backend moves none to the background)`);
+      }
       return sendJson(res, 200, { ok: true });
     }
     case "todos": {

@@ -99,6 +99,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     onConfigure: (listener) => run.configure.subscribe(listener),
     onStopAgent: (listener) => run.agentStops.subscribe(listener),
     onTodosSet: (listener) => run.todoSets.subscribe(listener),
+    onBackground: (listener) => run.backgrounds.subscribe(listener),
   };
   let outcome: RunOutcome;
   try {

@@ -128,6 +128,26 @@ export function createAgentStops(): AgentStops {
   };
 }
 
+/** Requests to move a running Bash call of the run to the background (background), handed to the
+ * backend's listeners, one per running call, each saying whether it moved its call. */
+export type Backgrounds = {
+  /** True when some call moved: the one of `toolUseId`, or, without it, every one running. */
+  push(toolUseId: string | undefined): boolean;
+  subscribe(listener: (toolUseId: string | undefined) => boolean): () => void;
+};
+
+export function createBackgrounds(): Backgrounds {
+  const listeners = new Set<(toolUseId: string | undefined) => boolean>();
+  return {
+    // Every listener hears it (no short cut): without an id, all running calls move.
+    push: (toolUseId) => [...listeners].map((listener) => listener(toolUseId)).some(Boolean),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
 /** New todo lists for the run (its plan changed by the user), handed to the backend's listener,
  * which says whether it keeps the run's list (a backend that keeps its own takes none). */
 export type TodoSets = {

@@ -7,7 +7,7 @@ export const BUILTIN_COMMANDS = ["compact", "clear", "help"] as const;
 
 /** Built-ins that report on the conversation without a model call; a user's own command or skill
  * of the same name replaces them, as it replaces a built-in prompt. */
-export const REPORT_COMMANDS = ["context", "cost", "mcp", "memory", "agents", "hooks", "status", "todos", "export", "model", "permissions", "add-dir"] as const;
+export const REPORT_COMMANDS = ["context", "cost", "mcp", "memory", "agents", "hooks", "status", "todos", "export", "model", "permissions", "add-dir", "tasks", "bashes"] as const;
 
 const LOCAL = new Set<string>([...BUILTIN_COMMANDS, ...REPORT_COMMANDS]);
 

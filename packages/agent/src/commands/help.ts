@@ -25,6 +25,7 @@ const REPORT_HELP: [string, string, string][] = [
   ["model", "/model", "Show the current model and those one can switch to (aliases, the settings' availableModels)"],
   ["permissions", "/permissions", "Show the permission mode and the allow, ask and deny rules in effect, with where each comes from"],
   ["add-dir", "/add-dir <path>", "Show the working directories and how to add one"],
+  ["tasks", "/tasks [kill <id>]", "Show the background shells (id, command, status, running time); kill <id> stops one (/bashes too)"],
 ];
 
 /** The text /help shows: built-ins, then custom commands and user-invocable skills, by name, then

@@ -107,3 +107,35 @@ test("a Bash call that has finished, or a call of another tool, is not moved", a
   assert.deepEqual(tried, [false, false]);
   assert.equal(bg.listening, 0);
 });
+
+test("/tasks lists the background shells with id, status, running time and command, without the model; /tasks kill <id> stops one (/bashes too)", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const options = { resources, permissionMode: "bypassPermissions" as const };
+  const none = await runInProject(project, [], { ...options, prompt: "/tasks" });
+  assert.match(none.result.result ?? "", /^No background shells/);
+
+  await runInProject(project, [{ toolCalls: [{ id: "toolu_bg", name: "Bash", input: { command: "sleep 30", run_in_background: true } }] }, { text: "started" }], options);
+  await runInProject(project, [{ toolCalls: [{ id: "toolu_done", name: "Bash", input: { command: "exit 2", run_in_background: true } }] }, { text: "started" }], options);
+  const [sleeping, failed] = [...resources.toolState.shells.values()];
+  await waitFor(() => failed!.status === "failed", "the second command to end");
+
+  const listed = await runInProject(project, [], { ...options, prompt: "/tasks" });
+  assert.equal(listed.provider.requests.length, 0, "no model call");
+  const text = listed.result.result ?? "";
+  assert.match(text, /^Background shells: 1 running of 2\n\n/);
+  assert.match(text, new RegExp(`^  ${sleeping!.id}  running\\s+\\d+s\\s+sleep 30$`, "m"));
+  assert.match(text, new RegExp(`^  ${failed!.id}  failed \\(exit 2\\)\\s+\\d+s\\s+exit 2$`, "m"));
+  assert.match(text, /\/tasks kill <id> stops one/);
+
+  const killed = await runInProject(project, [], { ...options, prompt: `/bashes kill ${sleeping!.id}` });
+  assert.equal(killed.result.result, `Killed background shell ${sleeping!.id}: sleep 30`);
+  assert.equal(sleeping!.status, "killed");
+  const again = await runInProject(project, [], { ...options, prompt: `/tasks kill ${failed!.id}` });
+  assert.match(again.result.result ?? "", /is not running \(failed \(exit 2\)\): nothing to kill/);
+  const unknown = await runInProject(project, [], { ...options, prompt: "/tasks kill nope" });
+  assert.match(unknown.result.result ?? "", /^No background shell "nope"\. Background shells: 0 running of 2/);
+  const bad = await runInProject(project, [], { ...options, prompt: "/tasks stop it" });
+  assert.match(bad.result.result ?? "", /^\/tasks takes nothing, or kill <id>/);
+});

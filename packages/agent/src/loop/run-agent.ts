@@ -228,6 +228,9 @@ async function reportText(
       if (name === "model") return reports.modelReport(run.model, run.setup.availableModels, run.env);
       return name === "permissions" ? reports.permissionsReport(run.setup.permissions) : reports.addDirReport(run.setup.permissions, args);
     }
+    case "tasks":
+    case "bashes":
+      return (await import("../harness/reports/shells.ts")).shellsReport(run.resources.toolState, args, name);
     default:
       return (await inspectReports()).inspectReport(name, run.setup, run.model);
   }

@@ -12,7 +12,6 @@ export const CLAUDE_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   "output-style": "harness chat has no output style picker: the settings' \"outputStyle\" names the style",
   doctor: "run `harness doctor` in a shell in the project: it checks Node, the model and its endpoint, the settings, MCP servers, the sandbox and the server's data directory; here /status says the model, the permission mode and the settings read, /mcp the MCP servers, /hooks the hooks",
   usage: "no Claude plan here, so no plan limits: /cost says this session's tokens and cost",
-  bashes: "harness chat has no background task panel: ask the agent, which reads a background shell's output with BashOutput and stops it with KillShell",
   "release-notes": "harness --version says the version; the repository's history says what changed",
   login: "no account here: the agent uses the API key in ANTHROPIC_API_KEY (or a cloud provider's credentials)",
   logout: "no account here: the agent uses the API key in ANTHROPIC_API_KEY (or a cloud provider's credentials)",

@@ -16,6 +16,8 @@ export type BackgroundShell = {
   readonly startedAt: Date;
   status: ShellStatus;
   exitCode: number | null;
+  /** When its main process ended, once it has. */
+  endedAt?: Date;
   /** Why the command could not run, when it could not. */
   error?: string;
   readonly stdout: UnreadOutput;
@@ -126,12 +128,14 @@ export function adoptShell(
   child.on("error", (error) => {
     if (shell.status === "running") shell.status = "failed";
     shell.error = `Cannot run the command in ${cwd}: ${error.message}`;
+    shell.endedAt ??= new Date();
     shell.outputOpen = false;
     resolveClosed();
     markExited();
   });
   child.on("exit", (code) => {
     shell.exitCode = code;
+    shell.endedAt = new Date();
     if (shell.status === "running") shell.status = code === 0 ? "completed" : "failed";
     markExited();
   });

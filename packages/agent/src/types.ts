@@ -106,6 +106,9 @@ export type Tool = {
   /** True: the tool changes no file (it reads, searches, fetches or keeps notes), so the run's
    * `beforeChanges` need not be called before it runs. */
   readonly readOnly?: boolean;
+  /** True: the user may move a running call to the background (ToolContext.onBackground); a request
+   * that comes while the call is still checked (hooks, permission, checkpoint) waits for the tool. */
+  readonly backgroundable?: boolean;
   /** What the model is told, in place of the general texts, when a call that needed the user's
    * approval did not get it: `unattended` when the run has no one to ask, `denied` when the user
    * said no (with their reason, if they gave one). */

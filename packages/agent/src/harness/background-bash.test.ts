@@ -139,3 +139,22 @@ test("/tasks lists the background shells with id, status, running time and comma
   const bad = await runInProject(project, [], { ...options, prompt: "/tasks stop it" });
   assert.match(bad.result.result ?? "", /^\/tasks takes nothing, or kill <id>/);
 });
+
+test("a request sent while the call is still checked (the run's checkpoint), before its command has started, moves it once it starts", async (t) => {
+  const project = await tempProject(t);
+  const resources = createAgentResources();
+  t.after(() => resources.dispose());
+  const bg = channel();
+  let sent: boolean | undefined;
+  const { provider } = await runInProject(project, [{ toolCalls: [{ id: "toolu_bash", name: "Bash", input: { command: "sleep 30" } }] }, { text: "ok" }], {
+    onBackground: bg.onBackground,
+    resources,
+    permissionMode: "bypassPermissions",
+    beforeChanges: async (toolUseId) => {
+      if (toolUseId === "toolu_bash") sent = bg.send();
+    },
+  });
+  assert.equal(sent, true);
+  assert.match(resultText(provider.requests[1].messages as never, "toolu_bash") ?? "", /^Command was manually backgrounded by user with ID: [0-9a-f]{6}\./);
+  assert.equal([...resources.toolState.shells.values()][0]?.status, "running");
+});

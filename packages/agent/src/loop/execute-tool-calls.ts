@@ -2,6 +2,7 @@ import { isBlankText, type TextBlock, type ToolResultBlock, type ToolUseBlock } 
 import type { AgentEvent } from "@harness/protocol";
 import { untilAborted } from "../harness/abortable.ts";
 import { EMPTY_RESULT, FAILED_WITHOUT_OUTPUT } from "../mcp/tool-result.ts";
+import { backgroundLatch } from "./background-latch.ts";
 import { callAccess, mustWaitFor } from "./tool-call-order.ts";
 import { createOutputStream } from "./tool-output-stream.ts";
 import { prepareToolCall, type PreparedCall, type ToolLookup } from "./tool-input.ts";
@@ -95,21 +96,32 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   // A call that waited for earlier ones may find the run cancelled: it asks and runs nothing.
   if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
-  let args = prepared.args;
-  let early: string[] = [];
   const cwd = run.workingDir?.() ?? run.cwd;
   const base: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress };
-  const ctx = run.bindContext ? run.bindContext(base) : base;
+  const { onBackground, ...bound } = run.bindContext ? run.bindContext(base) : base;
+  if (!prepared.tool.backgroundable || !onBackground) return checkAndRun(call, run, prepared.tool, prepared.args, bound, cwd);
+  // Listening from the call's start: a request sent while it is checked is kept for the tool.
+  const latch = backgroundLatch(onBackground);
+  try {
+    return await checkAndRun(call, run, prepared.tool, prepared.args, { ...bound, onBackground: latch.onBackground }, cwd);
+  } finally {
+    latch.stop();
+  }
+}
+
+/** The gate's checks, the checkpoint, the tool, and the gate's after. */
+async function checkAndRun(call: ToolUseBlock, run: ToolRunContext, tool: Tool, checked: unknown, ctx: ToolContext, cwd: string): Promise<Finished> {
+  let args = checked;
+  let early: string[] = [];
   if (run.gate) {
-    const tool = prepared.tool;
     const verdict = await run.gate.before(call, tool, args, run.signal, cwd, (input) => precheck(tool, input, ctx));
     early = verdict.notes ?? [];
     if (!verdict.run) return { output: verdict.output, notes: early, ...(!verdict.failed && { denied: true as const }) };
     args = verdict.args;
   }
-  if (!prepared.tool.readOnly && run.beforeChanges) await run.beforeChanges(call.id);
-  const output = await executeTool(prepared.tool, args, ctx);
-  const after = run.gate && !run.signal.aborted ? await run.gate.after(call, prepared.tool, args, output, run.signal, cwd) : { notes: [] };
+  if (!tool.readOnly && run.beforeChanges) await run.beforeChanges(call.id);
+  const output = await executeTool(tool, args, ctx);
+  const after = run.gate && !run.signal.aborted ? await run.gate.after(call, tool, args, output, run.signal, cwd) : { notes: [] };
   return { output: after.output ?? output, notes: [...early, ...after.notes] };
 }
 

@@ -31,6 +31,7 @@ import { imagePasting } from "./input/image-paste.ts";
 import { forgetOldImages } from "./input/images.ts";
 import { projectPath } from "../project-dir.ts";
 import { clearLine, continuedText, continues, watchKeys } from "./input/keys.ts";
+import { runningBash } from "./background.ts";
 import { claudeEditorMode, vimEditing } from "./vim/editor.ts";
 import { promptEditing } from "./input/editor.ts";
 import { claudeOnly } from "./claude-commands.ts";
@@ -580,6 +581,11 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
           const plain = (text: string) => text;
           const items = formatTodos(todos, { width: Math.max(20, ((screen as { columns?: number } | undefined)?.columns ?? 80) - 2), maxItems: Infinity, bold: plain, dim: plain, strike: plain });
           view.note([`Todos (${done} of ${todos.length} done)`, ...items.map((item) => `  ${item}`)].join("\n"));
+        },
+        ctrlB() {
+          if (search?.tookLastKey() || vim?.tookLastKey() || !runningBash(client.state)) return;
+          send({ type: "background" });
+          view.note("(moving the running command to the background: /tasks lists it once the run ends)");
         },
         ctrlO() {
           shown.full = !shown.full;

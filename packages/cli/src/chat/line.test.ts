@@ -164,3 +164,12 @@ test("the chat's /help shows the \\ that continues a line, and fits a terminal o
   assert.match(CHAT_HELP, /A line ending in \\ \(or Alt\+Enter/);
   for (const line of [...CHAT_HELP.split("\n"), ...CHAT_KEYS.split("\n")]) assert.ok([...line].length <= 100, `${[...line].length} columns: ${line}`);
 });
+
+test("/tasks and /bashes go to the agent, which lists the background shells (or kills one), once no run is under way", () => {
+  assert.deepEqual(parseChatLine("/tasks", idle), { kind: "send", command: { type: "submit", prompt: "/tasks" } });
+  assert.deepEqual(parseChatLine(" /tasks kill ab12cd ", idle), { kind: "send", command: { type: "submit", prompt: "/tasks kill ab12cd" } });
+  assert.deepEqual(parseChatLine("/bashes", idle), { kind: "send", command: { type: "submit", prompt: "/bashes" } });
+  assert.deepEqual(parseChatLine("/tasks", running), { kind: "error", message: "a run is under way: /tasks lists the background shells once it ends (Ctrl+B moves a running Bash call there)" });
+  assert.match(CHAT_HELP, /\/tasks \[kill ID\]/);
+  assert.match(CHAT_KEYS, /Ctrl\+B +move the running Bash call to the background/);
+});

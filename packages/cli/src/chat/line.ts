@@ -37,7 +37,7 @@ Tab completes a command after "/" and a path of the project after "@" (a Tab tha
 lists the choices). A line ending in \\ (or Alt+Enter, or Ctrl+J) goes on to a new line of the
 prompt; Ctrl+G opens the prompt in $VISUAL or $EDITOR, and puts what it saves back on the line.
 Ctrl+O shows tool calls whole (verbose output) or, pressed again, as excerpts; Ctrl+T shows the
-todo list the agent keeps.
+todo list the agent keeps; Ctrl+B moves a running Bash call to the background, the run going on.
   /cancel                 cancel the run under way (Esc and Ctrl+C do too)
   /approve [N]            let the call waiting for approval run (N: which, when several wait)
   /deny [N] [reason]      refuse it; the reason goes to the agent
@@ -57,6 +57,9 @@ todo list the agent keeps.
   !COMMAND                run COMMAND in the session's project, without the model (bash
                           mode): its output is shown, and the model sees both with the next
                           prompt; the permission rules and the sandbox hold as for the Bash tool
+  /tasks [kill ID]        the background shells (id, command, status, running time): those
+                          the agent started and the commands moved there with Ctrl+B; kill ID
+                          stops one (/bashes too)
   /vim                    vim mode of the prompt on or off, for this chat (Esc: normal mode)
   /exit, /quit            leave (Ctrl+D too); a run under way goes on in the session
 Other lines starting with "/" go to the agent: its skills and slash commands,
@@ -76,6 +79,7 @@ export const CHAT_KEYS = `Keys:
                           leave)
   Esc Esc                 clear the prompt; on an empty one, list the prompts to /rewind to
   Shift+Tab               the next permission mode
+  Ctrl+B                  move the running Bash call to the background; the run goes on
   Up, Down, Ctrl+R        recall and search the prompts typed
   Tab                     complete a /command or an @path
   Ctrl+G                  edit the prompt in $VISUAL or $EDITOR
@@ -199,6 +203,11 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       return { kind: "session", verb: "resume", arg };
     case "/rename":
       return { kind: "session", verb: "rename", arg: text.slice(word.length).trim() };
+    case "/tasks":
+    case "/bashes":
+      // The agent keeps the background shells: it lists them (and kills one) without a model call.
+      if (runUnderWay(state)) return { kind: "error", message: `a run is under way: ${word} lists the background shells once it ends (Ctrl+B moves a running Bash call there)` };
+      return { kind: "send", command: { type: "submit", prompt: text.trim() } };
     case "/model":
       // Without an id, the agent lists the current model and those one can switch to.
       if (rest.length === 0) {

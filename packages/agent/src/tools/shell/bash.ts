@@ -97,7 +97,8 @@ function makeBashTool(limits: BashLimits, sandboxed: boolean): Tool {
         execute: (input, ctx) => runBash(input, ctx, limits),
       })
     : defineTool({ name: "Bash", description: describe(limits, limits.maintainCwd === true), parameters: z.strictObject(parameters), execute: (input, ctx) => runBash(input, ctx, limits) });
-  return limits.maxOutputChars === BASH_MAX_OUTPUT_LENGTH ? tool : { ...tool, maxOutputChars: limits.maxOutputChars };
+  const moving = { ...tool, backgroundable: true };
+  return limits.maxOutputChars === BASH_MAX_OUTPUT_LENGTH ? moving : { ...moving, maxOutputChars: limits.maxOutputChars };
 }
 
 export const bashTool = makeBashTool(DEFAULT_LIMITS, false);

@@ -1,5 +1,5 @@
 // Keys of `harness chat` at a terminal beyond those of its line editor (node:readline), as Claude
-// Code's interactive mode has them: Esc (a run under way stops), Esc twice, Ctrl+O, Ctrl+T, Ctrl+V, and a new line of the
+// Code's interactive mode has them: Esc (a run under way stops), Esc twice, Ctrl+B, Ctrl+O, Ctrl+T, Ctrl+V, and a new line of the
 // same prompt with Alt+Enter (ESC then Enter, as terminals send Option/Alt+Enter, and Shift+Enter
 // once set up to) or with Shift+Enter where the terminal tells it apart (the kitty keyboard
 // protocol's ESC[13;2u). The editor has one line: a new line of the prompt is the line entered
@@ -16,6 +16,9 @@ export type KeyActions = {
   doubleEscape(): void;
   /** Shift+Tab (ESC[Z), which the line editor leaves alone: the next permission mode. */
   shiftTab?(): void;
+  /** Ctrl+B: a running Bash call goes to the background. The line editor moves its cursor back a
+   * character too, as it does for Ctrl+B at any time. */
+  ctrlB?(): void;
   /** Ctrl+O, which the line editor leaves alone: verbose output on or off. */
   ctrlO?(): void;
   /** Ctrl+T, which the line editor leaves alone: the todo list. */
@@ -56,6 +59,7 @@ export function watchKeys(input: NodeJS.ReadableStream, editor: Interface, actio
     }
     idleEscAt = -Infinity;
     if (key.name === "tab" && key.shift) return actions.shiftTab?.();
+    if (key.name === "b" && key.ctrl && !key.meta) return actions.ctrlB?.();
     if (key.name === "o" && key.ctrl && !key.meta) return actions.ctrlO?.();
     if (key.name === "t" && key.ctrl && !key.meta) return actions.ctrlT?.();
     if (key.name === "v" && key.ctrl && !key.meta) return actions.ctrlV?.();

@@ -269,3 +269,18 @@ test("Esc cancels the run the row tells of, and the row goes with it", async (t)
   chat.end();
   assert.equal(await chat.status, 0);
 });
+
+test("while a Bash call runs the row says ctrl+b moves it to the background, as Claude Code does; not once it has ended", (t) => {
+  mock.timers.enable({ apis: ["setInterval"] });
+  t.after(() => mock.timers.reset());
+  const row = handRow({ now: 1_000_000 });
+  const running = (...calls: NonNullable<HarnessMessage["toolCalls"]>): HarnessState => ({ status: "running", messages: [user("go"), reply("", calls)] });
+  const bash = { id: "t1", name: "Bash", status: "running" as const };
+  row.update(running({ id: "t0", name: "Read", status: "running" }));
+  assert.equal(row.frame(), "Brewing… (0s · esc to interrupt)");
+  row.update(running(bash));
+  assert.equal(row.frame(), "Brewing… (0s · esc to interrupt · ctrl+b to run in background)");
+  row.update(running({ ...bash, status: "complete" }));
+  assert.equal(row.frame(), "Brewing… (0s · esc to interrupt)");
+  assert.equal(workingRow({ frame: 4, verb: "Brewing", ms: 1_000, background: true, color: false }), "✻ Brewing… (1s · esc to interrupt · ctrl+b to run in background)");
+});

@@ -1,6 +1,7 @@
 // The row `harness chat` shows at a terminal while the agent works, as Claude Code does: a glyph
 // that cycles, a verb, the time the run has gone on, the output tokens so far and how to stop it,
 //   ✻ Thinking… (12s · ↓ 1.2k tokens · esc to interrupt)
+// and, while a Bash call runs, that Ctrl+B moves it to the background (`· ctrl+b to run in background`).
 // While the model thinks (its reply's thinking grew last), the verb is "Thinking" (thinking.ts).
 // It shows while the session's state says a run is running (not while a call waits for approval:
 // the question is on the screen then), below the reply and above the typed line, and is gone the
@@ -18,6 +19,7 @@
 // A row that joins a run under way estimates what came before it joined.
 import type { HarnessState } from "@harness/protocol";
 import { thinkingNow } from "./thinking.ts";
+import { runningBash } from "../background.ts";
 import { cut } from "../../display/terminal-text.ts";
 
 /** The glyphs, there and back, one a frame. */
@@ -43,10 +45,10 @@ export function tokenCount(n: number): string {
 /** The row at frame `frame`, `ms` into the run with `tokens` out so far (none said when none), cut
  * to `width` columns less one (the cursor never waits at its end to wrap); with `color`, its glyph
  * and verb stand out and the rest is dim. */
-export function workingRow(o: { frame: number; verb: string; ms: number; tokens?: number; width?: number; color: boolean }): string {
+export function workingRow(o: { frame: number; verb: string; ms: number; tokens?: number; background?: boolean; width?: number; color: boolean }): string {
   const head = `${GLYPHS[o.frame % GLYPHS.length]} ${o.verb}…`;
   const tokens = o.tokens ? ` · ↓ ${tokenCount(o.tokens)} tokens` : "";
-  const tail = ` (${elapsed(o.ms)}${tokens} · esc to interrupt)`;
+  const tail = ` (${elapsed(o.ms)}${tokens} · esc to interrupt${o.background ? " · ctrl+b to run in background" : ""})`;
   const room = (o.width || Infinity) - 1;
   const plain = cut(head + tail, room);
   if (!o.color) return plain;
@@ -87,7 +89,9 @@ export function startWorkingRow(o: {
   const thinks = thinkingNow();
   /** The model thinks now: the row says so, whatever its verb. */
   let thinking = false;
-  const draw = () => o.show(run && workingRow({ frame, verb: thinking ? "Thinking" : run.verb, ms: now() - run.start, tokens: run.tokens, width: o.columns(), color: o.color }));
+  /** A Bash call runs: Ctrl+B would move it to the background. */
+  let bash = false;
+  const draw = () => o.show(run && workingRow({ frame, verb: thinking ? "Thinking" : run.verb, ms: now() - run.start, tokens: run.tokens, background: bash, width: o.columns(), color: o.color }));
   const stop = () => {
     clearInterval(timer);
     timer = undefined;
@@ -103,14 +107,16 @@ export function startWorkingRow(o: {
       }
       sawIdle ||= !underWay;
       const thinkingWas = thinking;
+      const bashWas = bash;
       thinking = thinks(state);
+      bash = runningBash(state);
       if (run) run.tokens = countTokens(run.counts, state, runTokens(state, run.from));
       if (state.status !== "running") {
         if (timer) o.show(undefined);
         return stop();
       }
       if (timer) {
-        if (thinking !== thinkingWas) draw();
+        if (thinking !== thinkingWas || bash !== bashWas) draw();
         return;
       }
       frame = 0;

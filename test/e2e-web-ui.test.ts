@@ -94,7 +94,9 @@ describe("the web UI", () => {
 
   test("GET / serves the page under a strict policy, its script named by its hash, and harness serve prints its URL", async () => {
     const { server } = await harness({});
-    assert.match(server.output(), new RegExp(`Harness listening on ${server.url}\\n(.* )?web UI: open ${server.url}/ in a browser\\n`));
+    // The UI's line comes right after the one the server was waited for.
+    const printed = new RegExp(`Harness listening on ${server.url}\\n(.* )?web UI: open ${server.url}/ in a browser\\n`);
+    await waitFor(() => printed.test(server.output()), "harness serve to print the UI's URL");
     const page = await fetch(`${server.url}/`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get("content-type") ?? "", /^text\/html/);

@@ -43,6 +43,15 @@ test("a build that fails answers 500 naming why, and the next request builds aga
   assert.equal((await get(app, "/ui/app-2.js")).status, 404);
 });
 
+test("a name of an object's own (constructor, __proto__, toString) is a file the page does not have: 404", async () => {
+  const app = createHttpApp({ token: "secret", webUi: { load: async () => BUNDLE } });
+  for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+    const answer = await get(app, `/ui/${name}`);
+    assert.equal(answer.status, 404, name);
+    assert.match(((await answer.json()) as { error: string }).error, /not found: GET \/ui\/.*reload it/);
+  }
+});
+
 test("without the UI, GET / is the 404 it was", async () => {
   const app = createHttpApp({ token: undefined });
   assert.equal((await get(app, "/")).status, 404);

@@ -60,7 +60,10 @@ export function mountWebUi(app: Hono, options: WebUiOptions & { tokenRequired: b
     return c.json({ tokenRequired: options.tokenRequired, ...(defaultUser !== undefined && { defaultUser }) });
   });
   app.get("/ui/:name", async (c) => {
-    const file = (await bundle()).files[c.req.param("name")];
+    const { files } = await bundle();
+    const name = c.req.param("name");
+    // Its own files only: not "constructor" and the like, which every object has.
+    const file = Object.hasOwn(files, name) ? files[name] : undefined;
     securityHeaders(c);
     if (!file) return c.json({ error: `not found: ${c.req.method} ${new URL(c.req.url).pathname} (the page names its files; reload it)` }, 404);
     c.header("Cache-Control", "public, max-age=31536000, immutable");

@@ -10,6 +10,8 @@ import { runInProject, tempProject } from "../testing/project.ts";
 import { bashOutputTool } from "../tools/shell/bash-output.ts";
 import { callWithState } from "../tools/test-helpers.ts";
 import { createAgentResources } from "./resources.ts";
+import { bashTool } from "../tools/shell/bash.ts";
+import { createToolState, disposeToolState } from "../tools/state.ts";
 
 /** A channel the test sends background requests into, as the runner does from POST …/background. */
 function channel() {
@@ -157,4 +159,33 @@ test("a request sent while the call is still checked (the run's checkpoint), bef
   assert.equal(sent, true);
   assert.match(resultText(provider.requests[1].messages as never, "toolu_bash") ?? "", /^Command was manually backgrounded by user with ID: [0-9a-f]{6}\./);
   assert.equal([...resources.toolState.shells.values()][0]?.status, "running");
+});
+
+test("a command the run's cancel has just killed is not moved: the call answers as interrupted, no shell is left", async (t) => {
+  const project = await tempProject(t);
+  const state = createToolState();
+  t.after(() => disposeToolState(state));
+  const controller = new AbortController();
+  let listener: (() => boolean) | undefined;
+  let moved: boolean | undefined;
+  const result = await bashTool.execute(
+    { command: "echo started; sleep 30" },
+    {
+      cwd: project.root,
+      signal: controller.signal,
+      toolUseId: "toolu_bash",
+      state,
+      onBackground: (heard) => ((listener = heard), () => (listener = undefined)),
+      progress: () => {
+        if (moved !== undefined) return;
+        // Esc, then Ctrl+B before the killed command's exit is seen.
+        controller.abort();
+        moved = listener!();
+      },
+    },
+  );
+  assert.equal(moved, false);
+  assert.equal(result.isError, true);
+  assert.match(String(result.content), /interrupted/i);
+  assert.equal(state.shells.size, 0);
 });

@@ -332,10 +332,11 @@ function runCommand(
 
     // Moved to the background while it runs: the call answers now, and the child, its output so
     // far and from now on, its pipes and its process group, become the background shell's. A
-    // command that has exited is finishing on its own and is not moved. The cwd report pipe is
-    // left to drain: closing it early could fail the command's exit trap.
+    // command that has exited is finishing on its own and is not moved, nor one the run's cancel or
+    // the timeout has killed (its exit not yet seen). The cwd report pipe is left to drain: closing
+    // it early could fail the command's exit trap.
     const unsubscribe = background?.subscribe(() => {
-      if (settled || exited || child.pid === undefined) return false;
+      if (settled || exited || ending !== "exited" || child.pid === undefined) return false;
       child.stdout?.off("data", onData);
       child.stderr?.off("data", onData);
       child.off("error", onError);

@@ -29,10 +29,21 @@ export type ConformanceOptions = {
   log: (line: string, detail?: Record<string, unknown>) => void;
 };
 
-function categoriesOf(named: string[] | undefined): Category[] {
+/** The most unknown categories a refusal names, and the most characters of each. */
+const SHOWN_UNKNOWN = 5;
+const SHOWN_CHARS = 40;
+const quoted = (name: string) => (name.length <= SHOWN_CHARS ? `"${name}"` : `"${name.slice(0, SHOWN_CHARS)}…" (${name.length} characters)`);
+
+/** The categories `named` asks for, in the suite's order; 400 naming the unknown ones. */
+export function categoriesOf(named: string[] | undefined): Category[] {
   if (named === undefined) return [...CATEGORIES];
-  const unknown = named.filter((name) => !(CATEGORIES as readonly string[]).includes(name));
-  if (unknown.length) throw new ApiError(400, "invalid_request", `categories: unknown ${unknown.map((name) => `"${name}"`).join(", ")}; the categories are ${CATEGORIES.join(", ")}`, "conformance.run");
+  const unknown = [...new Set(named.filter((name) => !(CATEGORIES as readonly string[]).includes(name)))];
+  if (unknown.length) {
+    // A body of 64 KiB may name thousands, or one of 60,000 characters: the message stays short.
+    const shown = unknown.slice(0, SHOWN_UNKNOWN).map(quoted).join(", ");
+    const more = unknown.length > SHOWN_UNKNOWN ? ` and ${unknown.length - SHOWN_UNKNOWN} more` : "";
+    throw new ApiError(400, "invalid_request", `categories: unknown ${shown}${more}; the categories are ${CATEGORIES.join(", ")}`, "conformance.run");
+  }
   return CATEGORIES.filter((category) => named.includes(category));
 }
 

@@ -346,9 +346,9 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
     await sockets.closeAll();
     runners.stop();
     ownProcess.stop();
-    events.close();
-    // Another process holding the database's lock: the sessions' last writes wait for it, a while.
-    await db.storeUnsaved(STOP_STORE_WAIT_MS, (line, detail) => log(`database: ${line}`, detail));
+    // Another process holding the database's lock: the sessions' last writes, and the event feed's,
+    // wait for it, a while.
+    await Promise.all([events.close(STOP_STORE_WAIT_MS), db.storeUnsaved(STOP_STORE_WAIT_MS, (line, detail) => log(`database: ${line}`, detail))]);
     db.close();
     lock.release();
     server.closeAllConnections();

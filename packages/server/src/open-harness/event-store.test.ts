@@ -71,7 +71,7 @@ test("events outlive the store: one opened again on the same file lists them wit
   const made = first.record("alice", "session.created", { session_id: "s1" });
   const installed = first.record("alice", "skill.installed", { skill_id: "deploy", session_id: "s1" });
   first.record("bob", "session.created", { session_id: "b1" });
-  assert.equal(first.close(), true);
+  assert.equal(await first.close(), true);
 
   const again = createEventStore({ rows: createFeedRows(db), now: () => at - 5000 });
   assert.deepEqual(again.list("alice"), [made, installed]);
@@ -112,5 +112,31 @@ test("a database that cannot be written: the event is still told and listed, the
   assert.equal(rows.count("alice", { keptFrom: 0, max: 100 }), 2, "written once it could be");
   assert.match(logged.at(-1)!, /^info events: the event feed's events are written again \(2 waited\)/);
   assert.deepEqual(store.list("alice").map((event) => event.type), ["session.created", "skill.installed"], "listed once each");
-  store.close();
+  await store.close();
+});
+
+test("a server that stops while the database refuses writes waits a while for it to take the events, as the sessions' writes wait, and says how many were lost if it never does", async () => {
+  for (const released of [true, false]) {
+    const rows = createFeedRows(memoryFeedDatabase());
+    let broken = true;
+    const failing: FeedRows = {
+      ...rows,
+      add(added) {
+        if (broken) throw new Error("the session database is locked by another process");
+        rows.add(added);
+      },
+    };
+    const logged: string[] = [];
+    const store = createEventStore({ rows: failing, log: (line, level) => logged.push(`${level} ${line}`) });
+    store.record("alice", "session.created", { session_id: "s1" });
+    if (released) setTimeout(() => (broken = false), 300);
+    const started = Date.now();
+    assert.equal(await store.close(released ? 5000 : 600), released);
+    assert.equal(rows.count("alice", { keptFrom: 0, max: 100 }), released ? 1 : 0);
+    if (released) assert.ok(Date.now() - started < 2000, "done once the database took them");
+    else {
+      assert.ok(Date.now() - started >= 550, "waited");
+      assert.match(logged.at(-1)!, /^error events: 1 of the event feed's events were never written/);
+    }
+  }
 });

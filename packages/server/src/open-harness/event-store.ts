@@ -14,7 +14,8 @@
 //
 // A database that cannot be written (another process holds its lock, the disk is full) is logged,
 // once until it can be again: the events are still told, kept in memory and read from there, and
-// written every RETRY_MS until it takes them (lost if the server stops before that).
+// written every RETRY_MS until it takes them (lost if it still refuses them once the server has
+// stopped and waited for it a while).
 import { createFeedRows, KEEP_FEED_MS, MAX_FEED_PER_USER, memoryFeedDatabase, type FeedQuery, type FeedRow, type FeedRows } from "../sqlite/feed-events.ts";
 import { comesAfter, type EventType, type FeedEvent, type placeOf } from "./event-feed.ts";
 
@@ -33,6 +34,8 @@ const SWEEP_MS = 60_000;
 const TRIM_EVERY = 100;
 /** How often events the database did not take are written again. */
 const RETRY_MS = 1000;
+/** How often a server that stops tries again to write the events the database did not take. */
+const STOP_RETRY_MS = 250;
 /** The most events kept in memory while the database takes none (the oldest go). */
 const MAX_UNSAVED = 10_000;
 
@@ -207,12 +210,19 @@ export function createEventStore(options: EventStoreOptions = {}) {
     },
     /** The users whose place in time the store holds in memory. */
     users: () => floors.size,
-    /** For a server that stops: writes what waits to be, a last time; true when nothing is lost. */
-    close(): boolean {
+    /** For a server that stops: writes what waits to be, trying again every STOP_RETRY_MS for at
+     * most `waitMs` while the database refuses (another process's lock is often brief, and the
+     * sessions' last writes wait for it as long); true when nothing is lost. */
+    async close(waitMs = 0): Promise<boolean> {
       closed = true;
       clearTimeout(retry);
       retry = undefined;
-      const saved = save();
+      const until = performance.now() + waitMs;
+      let saved = save();
+      while (!saved && performance.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(STOP_RETRY_MS, Math.max(0, until - performance.now()))));
+        saved = save();
+      }
       if (!saved) log(`events: ${unsaved.length} of the event feed's events were never written`, "error");
       return saved;
     },

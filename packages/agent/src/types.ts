@@ -1,5 +1,5 @@
 import type { Effort, ImageBlock, ModelEvent, ModelMessage, Provider, ProviderOverrides } from "@harness/llm";
-import type { AgentEvent, ConversationSpent, ModelFailure, RegisteredTool, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, KillShellAnswer, ModelFailure, RegisteredTool, Usage } from "@harness/protocol";
 import type { z } from "zod";
 import type { TranscriptEntry } from "./compaction/types.ts";
 import type { HookObserver, HooksConfig } from "./hooks/types.ts";
@@ -292,6 +292,11 @@ export type RunAgentOptions = {
    * command goes on as a background shell and the call answers at once with the shell's id. The
    * listener (one per running Bash call) says whether it moved its call. Returns the unsubscribe. */
   onBackground?: (listener: (toolUseId: string | undefined) => boolean) => () => void;
+  /** Subscribes to requests to stop one of the conversation's background shells by its id while the
+   * run goes on (a client's kill-shell, /tasks kill's at any time); the listener says what it did.
+   * The run reports the shells as shells.changed (as it starts, and as they change) either way.
+   * Returns the unsubscribe. */
+  onKillShell?: (listener: (shellId: string) => KillShellAnswer) => () => void;
   /** Subscribes to todo lists set while the run is in flight (the user changed its plan): each
    * becomes the list TodoWrite keeps at once, and the model reads it with its next request. The
    * listener says it took the list. A sub-agent takes none. Returns the unsubscribe. */

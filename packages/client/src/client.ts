@@ -231,6 +231,9 @@ export class HarnessClient {
   /** Moves running Bash call `toolCallId` (without it, every one running) to the background: its
    * command goes on as a background shell, and the call answers now with the shell's id. */
   background(toolCallId?: string): void { this.send({ type: "background", ...(toolCallId !== undefined && { toolCallId }) }); }
+  /** Stops background shell `shellId` (one of `state.shells`, running) while a run is under way; its
+   * status in `state.shells` turns "killed". Between runs, the prompt "/tasks kill <id>" does it. */
+  killShell(shellId: string): void { this.send({ type: "kill-shell", shellId }); }
 
   /** Settles with what `watch` makes of the states and error events that come next, of the
    * client closing for good or switching session (`closed`), and of `timeoutMs` passing. */

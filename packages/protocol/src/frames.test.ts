@@ -16,6 +16,7 @@ test("every command of the protocol parses", () => {
     { type: "rewind", messageId: "m1", dryRun: true },
     { type: "stop-agent", toolCallId: "t1" },
     { type: "background", toolCallId: "t1" },
+    { type: "kill-shell", shellId: "ab12cd" },
   ];
   const parsed = parseClientFrame(JSON.stringify({ type: "commands", commands }));
   assert.deepEqual(parsed.errors, []);
@@ -53,7 +54,7 @@ test("each bad command gets its own error with its index; the good ones still pa
     [4, "bad_command"],
   ]);
   assert.match(errors[0].message, /submit: prompt/);
-  assert.match(errors[1].message, /^unknown command type "explode": expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background$/);
+  assert.match(errors[1].message, /^unknown command type "explode": expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background, kill-shell$/);
   assert.equal(errors[2].message, 'a command must be an object with a "type", not a string');
   assert.match(errors[3].message, /config\.maxTurns/);
 });
@@ -78,8 +79,8 @@ test("commands that are not objects, lack a type, or carry ids and reasons past 
       [0, "bad_command", 'a command must be an object with a "type", not null'],
       [1, "bad_command", 'a command must be an object with a "type", not an array'],
       [2, "bad_command", 'a command must be an object with a "type", not a number'],
-      [3, "bad_command", 'a command needs a "type": one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background'],
-      [4, "unknown_command", `unknown command type "${"x".repeat(100)}"…: expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background`],
+      [3, "bad_command", 'a command needs a "type": one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background, kill-shell'],
+      [4, "unknown_command", `unknown command type "${"x".repeat(100)}"…: expected one of submit, cancel, steer, approve, deny, resume, configure, rewind, stop-agent, background, kill-shell`],
       [5, "bad_command", "approve: toolCallId: must be at most 200 characters"],
       [6, "bad_command", "rewind: messageId: must not be empty"],
       [7, "bad_command", "deny: reason: Too big: expected string to have <=10000 characters"],

@@ -20,3 +20,4 @@ export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
 export { SESSION_END_REASONS, leftCloseReason, leftReasonOf } from "./session-end.ts";
 export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export type { SessionEndReason } from "./session-end.ts";
+export { shellsListing, shellStatusText } from "./shells-text.ts";

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyOperations, OperationError } from "./operations.ts";
-import { emptyState, type DeltaOperation, type HarnessState } from "./wire.ts";
+import { emptyState, HarnessStateSchema, type DeltaOperation, type HarnessState } from "./wire.ts";
 
 const base = (): HarnessState => ({
   status: "idle",
@@ -25,6 +25,17 @@ test("set and append-text build a conversation without touching the input", () =
   assert.equal(after.messages[1].content, "Hello");
   assert.equal(after.messages[1].toolCalls?.[0].status, "complete");
   assert.equal(after.messages[0], before.messages[0], "untouched branches are shared");
+});
+
+test("the background shells are set whole into the state, and one shell's status alone", () => {
+  const shells = [{ id: "ab12cd", command: "sleep 30", status: "running", startedAt: 1000 }];
+  const listed = applyOperations(base(), [{ type: "set", path: ["shells"], value: shells }]);
+  assert.deepEqual(listed.shells, shells);
+  const killed = applyOperations(listed, [{ type: "set", path: ["shells", "0", "status"], value: "killed" }]);
+  assert.equal(killed.shells?.[0]?.status, "killed");
+  assert.equal(listed.shells?.[0]?.status, "running", "input state must not be mutated");
+  assert.equal(HarnessStateSchema.safeParse(killed).success, true);
+  assert.equal(HarnessStateSchema.safeParse({ ...killed, shells: [{ id: "x", command: "y", status: "lost", startedAt: 1 }] }).success, false);
 });
 
 test("append-text creates a missing string", () => {

@@ -13,6 +13,13 @@
 //                                                           without an id) goes on as a background shell
 //                                                           and answers now with its id | 404 (none such
 //                                                           running, or the backend moves none) | 409
+//                                                           A request for a Bash call announced but not yet
+//                                                           started (its hooks, permission, checkpoint) is
+//                                                           held (200) until it starts; one that then never
+//                                                           starts is told in a notice
+//   POST /runs/:requestId/kill-shell {shellId}            → 200: the background shell is stopped | 404 (no
+//                                                           such shell, or the backend keeps none) | 409 (it
+//                                                           is not running, or the run finished)
 //   GET  /runs/:requestId/events   (header Last-Event-ID) → SSE: the run's events after that id, then live;
 //                                                           404 when the run is unknown (finished runs
 //                                                           are kept for a while after they end)
@@ -53,6 +60,13 @@ export const StopAgentBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID
  * Ctrl+B does: its command goes on as a background shell, not started again, and the call answers at
  * once with the shell's id. Without `toolUseId`, every Bash call running. */
 export const BackgroundBodySchema = z.strictObject({ toolUseId: idOfAtMost(MAX_ID_CHARS).min(1).optional() });
+/** Stops one of the conversation's background shells while a run goes on (POST
+ * /runs/:requestId/kill-shell), as /tasks kill <id> does between runs. */
+export const KillShellBodySchema = z.strictObject({ shellId: idOfAtMost(MAX_ID_CHARS).min(1) });
+/** What a kill of a background shell did: "killed" it; stopped the processes a shell that had
+ * ended left running ("leftovers"); nothing, the shell having ended ("not-running") or being
+ * unknown ("unknown"). `message` says it in words (/tasks kill's). */
+export type KillShellAnswer = { outcome: "killed" | "leftovers" | "not-running" | "unknown"; message: string };
 /** The most items a todo list set from outside the run may hold, and the longest text of one. */
 export const MAX_TODOS = 200;
 export const MAX_TODO_CHARS = 10_000;
@@ -83,6 +97,7 @@ export type RunControl =
   | { type: "cancel" }
   | { type: "stop-agent"; toolUseId: string }
   | { type: "background"; toolUseId?: string }
+  | { type: "kill-shell"; shellId: string }
   | { type: "todos"; todos: TodoItem[] }
   | { type: "configure"; config: RunConfigureBody };
 export const RewindBodySchema = z.strictObject({ userMessageId: idOfAtMost(MAX_USER_MESSAGE_ID_CHARS).min(1), dryRun: z.boolean().optional() });

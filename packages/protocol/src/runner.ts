@@ -12,7 +12,7 @@ import { z } from "zod";
 import { RegisteredToolsSchema } from "./registered-tools.ts";
 import { idOfAtMost, MAX_ID_CHARS, RunnerPermissionModeSchema } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
-import { ChangedFilesSchema, ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
+import { BackgroundShellSchema, ChangedFilesSchema, ConversationSpentSchema, MAX_LISTED_SHELLS, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
  * transcript and sends it back as `history`; the runner may keep the last one it returned too (see
@@ -388,6 +388,10 @@ export const RunnerEventSchema = z.discriminatedUnion("type", [
     durationMs: z.number().nonnegative(),
     exitCode: z.number().int().optional(),
   }),
+  /** The conversation's background shells, all of them, oldest first: sent as a run starts when
+   * there are any, and again whenever one starts, is moved to the background, ends or is killed
+   * while the run goes on. The session keeps the last list as the state's `shells`. */
+  z.object({ type: z.literal("shells.changed"), ...envelope, ...agentFields, shells: z.array(BackgroundShellSchema).max(MAX_LISTED_SHELLS) }),
   /** The run is set up (settings read, MCP servers started): what it works with. */
   z.object({ type: z.literal("run.ready"), ...envelope, ...agentFields, available: RunAvailableSchema }),
   z.object({

@@ -68,6 +68,9 @@ export const HarnessCommandSchema = z.discriminatedUnion("type", [
    * background shell and the call answers at once with the shell's id, the run going on. Without
    * `toolCallId`, every Bash call of the run that is running. */
   z.strictObject({ type: z.literal("background"), toolCallId: id.optional() }),
+  /** Stops background shell `shellId` (one of the state's `shells`, running) while a run is under
+   * way, as /tasks kill does; its status turns "killed" in `shells`. */
+  z.strictObject({ type: z.literal("kill-shell"), shellId: id }),
 ]);
 export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
 export type HarnessCommandType = HarnessCommand["type"];
@@ -177,6 +180,21 @@ export const ConversationSpentSchema = z.object({
 });
 export type ConversationSpent = z.infer<typeof ConversationSpentSchema>;
 
+/** A background shell of the conversation: a command Bash started with run_in_background, or a
+ * running call the user moved to the background (Ctrl+B). `startedAt`, `endedAt`: milliseconds
+ * since the epoch by the runner's clock; `exitCode`: its main process's, once it exited on its own. */
+export const BackgroundShellSchema = z.object({
+  id: z.string(),
+  command: z.string(),
+  status: z.enum(["running", "completed", "failed", "killed"]),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  exitCode: z.number().int().optional(),
+});
+export type BackgroundShellInfo = z.infer<typeof BackgroundShellSchema>;
+/** The most shells one list holds (the runner forgets old finished ones long before). */
+export const MAX_LISTED_SHELLS = 200;
+
 export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
 /** `reason`: why the call asks, when a hook or an ask rule made it ask (for the question). */
 export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string(), reason: z.string().optional() });
@@ -242,6 +260,10 @@ export const HarnessStateSchema = z.object({
    * the epoch by the session's clock; null once it is over, absent before any run set it. A client
    * that joins a run under way counts its time from this, not from the join. */
   runStartedAt: z.number().nullable().optional(),
+  /** The conversation's background shells, oldest first, as its runner last reported them: live
+   * while a run is under way (a shell started, moved to the background, ended or killed), and
+   * brought up to date as each run starts (shells that ended between runs). Absent before any. */
+  shells: z.array(BackgroundShellSchema).max(MAX_LISTED_SHELLS).optional(),
 });
 export type HarnessState = z.infer<typeof HarnessStateSchema>;
 

@@ -2,7 +2,7 @@
 import type { PermissionUpdate } from "@harness/agent";
 import type { McpProbeOutcome } from "@harness/agent";
 import type { PreparedInvocation } from "@harness/agent/invoke-tool";
-import type { AgentEvent, ConversationSpent, ModelFailure, RewindResult, RunConfigureBody, RunnerMcpProbe, RunnerQuery, RunnerToolCall, SessionEndReason, TodoItem, TranscriptMessage, Usage } from "@harness/protocol";
+import type { AgentEvent, ConversationSpent, KillShellAnswer, ModelFailure, RewindResult, RunConfigureBody, RunnerMcpProbe, RunnerQuery, RunnerToolCall, SessionEndReason, TodoItem, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** `answered`: settles the request without the user (a change of permission mode decided it). */
 /** `reason`: why the call asks, when a hook or a rule made it ask (see approval.requested). */
@@ -38,6 +38,9 @@ export type BackendContext = {
    * every running one without), the run going on; the listener answers whether it moved a call.
    * Absent: nobody asks. */
   onBackground?(listener: (toolUseId: string | undefined) => boolean): () => void;
+  /** Subscribes to requests to stop one of the conversation's background shells by its id while the
+   * run goes on; the listener says what it did. Absent: nobody asks. */
+  onKillShell?(listener: (shellId: string) => KillShellAnswer): () => void;
   /** Subscribes to new todo lists for the run (its plan changed by the user); the listener answers
    * whether it took the list. Absent: nobody sets one. */
   onTodosSet?(listener: (todos: TodoItem[]) => boolean): () => void;
@@ -105,6 +108,10 @@ export type Backend = {
    * runner snapshots the workspace there, not before the run: a run that only reads and answers
    * takes no snapshot (a rewind to it restores the next one taken). Absent: before every run. */
   checkpointsOnChange?: boolean;
+  /** True: the backend moves running Bash calls to the background (BackendContext.onBackground),
+   * each listening from when its checks begin; a request for a call announced (tool.started) and
+   * not yet listening is held by the runner until it does. */
+  movesToBackground?: boolean;
   /** Restores the workspace's files to how they were before the run that answered `userMessageId`
    * (dryRun: only reports). Absent: the backend keeps no checkpoints. */
   rewind?(request: { userMessageId: string; dryRun: boolean; workspace: string; stateDir: string }): Promise<RewindResult | undefined>;

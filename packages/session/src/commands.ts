@@ -49,7 +49,20 @@ export function executeCommand(core: SessionCore, conn: Connection, index: numbe
       return stopAgent(core, reply, command.toolCallId);
     case "background":
       return background(core, reply, command.toolCallId);
+    case "kill-shell":
+      return killShell(core, reply, command.shellId);
   }
+}
+
+/** Stops background shell `shellId` through the run under way (the runner keeps the shells; between
+ * runs, a prompt of /tasks kill <id> reaches them). The state's `shells` then says it was killed. */
+function killShell(core: SessionCore, reply: Reply, shellId: string): void {
+  const run = core.run;
+  if (!run) return reply(`kill-shell: no run is in progress; between runs, send the prompt "/tasks kill ${shellId}"`, CommandErrorCodes.notRunning);
+  const shell = core.state.shells?.find((s) => s.id === shellId);
+  if (!shell) return reply(`kill-shell: no background shell "${shellId}"${core.state.shells?.length ? `; the shells are ${core.state.shells.map((s) => s.id).join(", ")}` : ""}`, ErrorCodes.notFound);
+  if (shell.status !== "running") return reply(`kill-shell: background shell "${shellId}" is not running (${shell.status})`, ErrorCodes.badCommand);
+  sendControl(core, run, { type: "kill-shell", shellId }, (why) => reply(`kill-shell failed: ${why}`, CommandErrorCodes.runner));
 }
 
 /** Moves the run's running Bash call `toolCallId` (without it, every one running) to the

@@ -214,6 +214,10 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     case "run.ready":
       return { operations: event.agentId ? [] : availableOps(state.available, event.available), cursor };
 
+    // The list whole (a few dozen shells at most): a run brings it up to date as it starts.
+    case "shells.changed":
+      return { operations: JSON.stringify(state.shells) === JSON.stringify(event.shells) ? [] : [{ type: "set", path: ["shells"], value: event.shells as JSONValue }], cursor };
+
     // The host hears of it (SessionOptions.onHookRan); the conversation does not change.
     case "hook.ran":
       return { operations: [], cursor };

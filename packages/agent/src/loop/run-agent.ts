@@ -38,6 +38,7 @@ import { countInConversation, createRunState, emptySpend, recordBilled, recordSi
 import { memoryAtStart, registerSessionEnd, reminderBlock, stopFailureHooks, stopHookContinues, subagentStartContext, submitPrompt } from "../harness/hooks/session-hooks.ts";
 import { loadRunSetup } from "../harness/setup/setup.ts";
 import { subagentSpawner } from "../harness/agents/subagents.ts";
+import { reportShells } from "./shell-reports.ts";
 import { awaitBackgroundAgents, startBackgroundAgents, stopBackgroundAgents, takeBackgroundNotifications } from "../harness/agents/background-agents.ts";
 import { joinRunPermissions } from "../harness/permissions/run-permissions.ts";
 import { preloadedSkills } from "../harness/agents/preloaded-skills.ts";
@@ -63,12 +64,14 @@ export async function runAgent(given: RunAgentOptions): Promise<RunAgentResult> 
   listeners.add(notice);
   for (const message of takeHookMessages(resources)) notice("warning", message);
   seedSpent(resources, options.spentBefore);
+  const shells = reportShells(resources.toolState, options.emit, options.onKillShell);
   let result: RunAgentResult;
   try {
     result = await startRun(options, resources, state, notice);
   } catch (error) {
     result = finish(state, "error", `The agent loop failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
+    shells.close();
     listeners.delete(notice);
     countInConversation(resources, state);
   }

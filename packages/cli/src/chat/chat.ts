@@ -585,7 +585,7 @@ export async function chatCommand(given: ChatCommand, io: ChatIO, own?: { plan: 
         ctrlB() {
           if (search?.tookLastKey() || vim?.tookLastKey() || !runningBash(client.state)) return;
           send({ type: "background" });
-          view.note("(moving the running command to the background: /tasks lists it once the run ends)");
+          view.note("(moving the running command to the background: /tasks lists it)");
         },
         ctrlO() {
           shown.full = !shown.full;

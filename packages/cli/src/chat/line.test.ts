@@ -165,11 +165,25 @@ test("the chat's /help shows the \\ that continues a line, and fits a terminal o
   for (const line of [...CHAT_HELP.split("\n"), ...CHAT_KEYS.split("\n")]) assert.ok([...line].length <= 100, `${[...line].length} columns: ${line}`);
 });
 
-test("/tasks and /bashes go to the agent, which lists the background shells (or kills one), once no run is under way", () => {
+test("/tasks and /bashes go to the agent between runs; while a run is under way the chat lists the state's shells and a kill goes to the run", () => {
   assert.deepEqual(parseChatLine("/tasks", idle), { kind: "send", command: { type: "submit", prompt: "/tasks" } });
   assert.deepEqual(parseChatLine(" /tasks kill ab12cd ", idle), { kind: "send", command: { type: "submit", prompt: "/tasks kill ab12cd" } });
   assert.deepEqual(parseChatLine("/bashes", idle), { kind: "send", command: { type: "submit", prompt: "/bashes" } });
-  assert.deepEqual(parseChatLine("/tasks", running), { kind: "error", message: "a run is under way: /tasks lists the background shells once it ends (Ctrl+B moves a running Bash call there)" });
+  assert.deepEqual(parseChatLine("/tasks", running), { kind: "info", text: "No background shells: Bash starts one with run_in_background, or Ctrl+B moves a running command to the background." });
+  const now = Date.now();
+  const shells = [
+    { id: "ab12cd", command: "npm run dev", status: "running" as const, startedAt: now - 65_000 },
+    { id: "ef34ab", command: "exit 2", status: "failed" as const, startedAt: now - 5_000, endedAt: now - 4_000, exitCode: 2 },
+  ];
+  const withShells = { ...running, shells };
+  const listed = parseChatLine("/bashes", withShells);
+  assert.equal(listed.kind, "info");
+  const text = listed.kind === "info" ? listed.text : "";
+  assert.match(text, /^Background shells: 1 running of 2\n\n {2}ab12cd {2}running {10}1m 0[5-6]s {2}npm run dev\n {2}ef34ab {2}failed \(exit 2\) {2}1s {6}exit 2\n\n\/bashes kill <id> stops one/);
+  assert.deepEqual(parseChatLine("/tasks kill ab12cd", withShells), { kind: "send", command: { type: "kill-shell", shellId: "ab12cd" }, said: "(stopping background shell ab12cd: npm run dev)" });
+  assert.deepEqual(parseChatLine("/tasks kill ef34ab", withShells), { kind: "error", message: "background shell ef34ab is not running (failed (exit 2)): nothing to kill" });
+  assert.deepEqual(parseChatLine("/tasks kill nope", withShells), { kind: "error", message: 'no background shell "nope": /tasks lists them' });
+  assert.deepEqual(parseChatLine("/tasks stop it", withShells), { kind: "error", message: '/tasks takes nothing, or kill <id> to stop a background shell, not "stop it"' });
   assert.match(CHAT_HELP, /\/tasks \[kill ID\]/);
   assert.match(CHAT_KEYS, /Ctrl\+B +move the running Bash call to the background/);
 });

@@ -2,7 +2,7 @@
 // action out. The chat's own commands start with "/"; a line starting with "!" is a command for
 // the session's shell (bash mode); any other line (other slash commands too, which are the
 // agent's: skills and .claude/commands) is a prompt, or steers the run under way.
-import { bashModePrompt, isBuiltinCommandPrompt, type HarnessCommand, type HarnessState } from "@harness/protocol";
+import { bashModePrompt, isBuiltinCommandPrompt, shellsListing, shellStatusText, type HarnessCommand, type HarnessState } from "@harness/protocol";
 import { oneLine } from "../display/render.ts";
 import { PLAN_ANSWER } from "./plan.ts";
 import { claudeOnly } from "./claude-commands.ts";
@@ -205,8 +205,10 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
       return { kind: "session", verb: "rename", arg: text.slice(word.length).trim() };
     case "/tasks":
     case "/bashes":
-      // The agent keeps the background shells: it lists them (and kills one) without a model call.
-      if (runUnderWay(state)) return { kind: "error", message: `a run is under way: ${word} lists the background shells once it ends (Ctrl+B moves a running Bash call there)` };
+      // Between runs the agent, which keeps the background shells, lists them (and kills one)
+      // without a model call; while a run goes on, the state's `shells` (which the run keeps up to
+      // date) are listed here, and a kill goes to the run.
+      if (runUnderWay(state)) return shellsMidRun(word.slice(1), rest, state);
       return { kind: "send", command: { type: "submit", prompt: text.trim() } };
     case "/model":
       // Without an id, the agent lists the current model and those one can switch to.
@@ -279,4 +281,15 @@ function rewindTo(state: HarnessState | undefined, args: string[]): ChatAction {
   if (!(n >= 1 && n <= prompts.length)) return { kind: "error", message: `/rewind takes the number of a prompt, from 1 to ${prompts.length} (/rewind alone lists them)` };
   if (runUnderWay(state)) return { kind: "error", message: "a run is under way: /cancel it, or wait for it to end, before rewinding" };
   return { kind: "send", command: { type: "rewind", messageId: prompts[n - 1].id } };
+}
+
+/** /tasks while a run is under way: the state's shells, or a kill-shell of one that runs. */
+function shellsMidRun(name: string, args: readonly string[], state: HarnessState | undefined): ChatAction {
+  const shells = state?.shells ?? [];
+  if (args.length === 0) return { kind: "info", text: shellsListing(shells, name) };
+  if (args[0] !== "kill" || args.length !== 2) return { kind: "error", message: `/${name} takes nothing, or kill <id> to stop a background shell, not "${args.join(" ")}"` };
+  const shell = shells.find((s) => s.id === args[1]);
+  if (!shell) return { kind: "error", message: `no background shell "${args[1]}": /${name} lists them` };
+  if (shell.status !== "running") return { kind: "error", message: `background shell ${shell.id} is not running (${shellStatusText(shell)}): nothing to kill` };
+  return { kind: "send", command: { type: "kill-shell", shellId: shell.id }, said: `(stopping background shell ${shell.id}: ${shell.command})` };
 }

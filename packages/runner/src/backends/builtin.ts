@@ -50,6 +50,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
   return {
     name: "builtin",
     checkpointsOnChange: true,
+    movesToBackground: true,
     async run(query, ctx): Promise<RunOutcome> {
       const env = opts.env ?? process.env;
       // A model the query names is checked here (an apiKeyHelper or the env of the user's settings,
@@ -92,6 +93,7 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         ...(ctx.onStopAgent && { onStopAgent: ctx.onStopAgent }),
         ...(ctx.onTodosSet && { onTodosSet: ctx.onTodosSet }),
         ...(ctx.onBackground && { onBackground: ctx.onBackground }),
+        ...(ctx.onKillShell && { onKillShell: ctx.onKillShell }),
         ...(ctx.beforeChanges && { beforeChanges: ctx.beforeChanges }),
         ...(ctx.toolEnv && { toolEnv: ctx.toolEnv }),
         ...(resources && { resources }),

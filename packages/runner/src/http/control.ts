@@ -1,7 +1,7 @@
 // Control of a run by its requestId (see @harness/protocol runner-control.ts), and re-attaching to
 // its events.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApproveBodySchema, BackgroundBodySchema, DenyBodySchema, RunConfigureBodySchema, SteerBodySchema, StopAgentBodySchema, TodosBodySchema } from "@harness/protocol";
+import { ApproveBodySchema, BackgroundBodySchema, DenyBodySchema, KillShellBodySchema, RunConfigureBodySchema, SteerBodySchema, StopAgentBodySchema, TodosBodySchema } from "@harness/protocol";
 import { z } from "zod";
 import { parseJsonBody, readBody } from "./body.ts";
 import type { RunnerDeps } from "./deps.ts";
@@ -13,7 +13,7 @@ import { streamLog } from "./sse-response.ts";
 
 const MAX_CONTROL_BYTES = 4 * 1024 * 1024;
 
-export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure", "stop-agent", "background", "todos"] as const;
+export const CONTROL_ACTIONS = ["approve", "deny", "steer", "cancel", "configure", "stop-agent", "background", "kill-shell", "todos"] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
 
 function unknownRun(req: IncomingMessage, res: ServerResponse, requestId: string): void {
@@ -85,6 +85,15 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
         return sendError(res, 404, `${which} is running in run "${run.requestId}" (or its backend moves none to the background)`);
       }
       return sendJson(res, 200, { ok: true });
+    }
+    case "kill-shell": {
+      const body = await readJson(req, res, KillShellBodySchema, MAX_CONTROL_BYTES);
+      if (!body) return;
+      if (run.endedAt !== undefined) return ended(res, run);
+      const answer = run.shellKills.push(body.shellId);
+      if (!answer || answer.outcome === "unknown") return sendError(res, 404, `no background shell ${quoteId(body.shellId)} in run "${run.requestId}"'s conversation (or its backend keeps none)`);
+      if (answer.outcome === "not-running") return sendError(res, 409, answer.message);
+      return sendJson(res, 200, { ok: true, message: answer.message });
     }
     case "todos": {
       const body = await readJson(req, res, TodosBodySchema, MAX_CONTROL_BYTES);

@@ -85,8 +85,12 @@ function keepUnheard(run: Run, deps: RunnerDeps): void {
 async function execute(run: Run, query: RunnerQuery, history: RunHistory, backend: Backend, deps: RunnerDeps): Promise<void> {
   let finished = false;
   const changes = trackFileChanges(deps.checkpoints, (event) => run.log.append(event));
+  const follows = backend.movesToBackground === true;
   const emit = (event: AgentEvent) => {
-    if (!finished) changes.emit(event);
+    if (finished) return;
+    changes.emit(event);
+    const unmoved = follows ? run.backgrounds.observe(event) : undefined;
+    if (unmoved !== undefined) changes.emit(notice(unmoved));
   };
 
   const ctx: BackendContext = {
@@ -100,6 +104,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     onStopAgent: (listener) => run.agentStops.subscribe(listener),
     onTodosSet: (listener) => run.todoSets.subscribe(listener),
     onBackground: (listener) => run.backgrounds.subscribe(listener),
+    onKillShell: (listener) => run.shellKills.subscribe(listener),
   };
   let outcome: RunOutcome;
   try {

@@ -11,7 +11,7 @@
 //   GET  /health                → RunnerHealth (its version: version.ts)
 //   GET  /runs/:id/events       Last-Event-ID → the run's events after it, then live (404 unknown run,
 //                               410 when some of them are no longer kept)
-//   POST /runs/:id/approve|deny|steer|cancel|configure|stop-agent|background|todos   (see control.ts; cancel's body is none or {})
+//   POST /runs/:id/approve|deny|steer|cancel|configure|stop-agent|background|kill-shell|todos   (see control.ts; cancel's body is none or {})
 //   Ids longer than any the runner keeps (a run id over 128 characters…) are refused with 400.
 //   POST /tools/invoke          RunnerToolCall → SSE as /query's, of one tool call made directly (see
 //                               @harness/protocol runner-tools.ts: 404 unknown tool, 400 bad input)

@@ -1,5 +1,5 @@
 // What the session can do to a run in flight: answer its approval requests, steer it, configure it.
-import type { AgentEvent, RunConfigureBody, TodoItem } from "@harness/protocol";
+import type { AgentEvent, KillShellAnswer, RunConfigureBody, TodoItem } from "@harness/protocol";
 import type { ApprovalDecision, ApprovalRequest, SteerInbox } from "../backend.ts";
 
 export type Approvals = {
@@ -128,19 +128,23 @@ export function createAgentStops(): AgentStops {
   };
 }
 
-/** Requests to move a running Bash call of the run to the background (background), handed to the
- * backend's listeners, one per running call, each saying whether it moved its call. */
-export type Backgrounds = {
-  /** True when some call moved: the one of `toolUseId`, or, without it, every one running. */
-  push(toolUseId: string | undefined): boolean;
-  subscribe(listener: (toolUseId: string | undefined) => boolean): () => void;
+/** Requests to stop one of the conversation's background shells while the run goes on
+ * (kill-shell), handed to the backend's listener, which says what it did. */
+export type ShellKills = {
+  /** The listener's answer; undefined when nobody listens (the backend keeps no shells). */
+  push(shellId: string): KillShellAnswer | undefined;
+  subscribe(listener: (shellId: string) => KillShellAnswer): () => void;
 };
 
-export function createBackgrounds(): Backgrounds {
-  const listeners = new Set<(toolUseId: string | undefined) => boolean>();
+export function createShellKills(): ShellKills {
+  const listeners = new Set<(shellId: string) => KillShellAnswer>();
   return {
-    // Every listener hears it (no short cut): without an id, all running calls move.
-    push: (toolUseId) => [...listeners].map((listener) => listener(toolUseId)).some(Boolean),
+    push(shellId) {
+      let answer: KillShellAnswer | undefined;
+      // The first that knows the shell answers (one backend run listens at a time).
+      for (const listener of listeners) if ((answer = listener(shellId)).outcome !== "unknown") return answer;
+      return answer;
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,7 +1,8 @@
 // The runs a runner knows: the one in flight and, for a while after they end, the last few, so that
 // a session that lost its stream can still re-attach and read the tail.
 import { createEventLog, type EventLog, type EventLogLimits } from "./event-log.ts";
-import { createAgentStops, createApprovals, createBackgrounds, createConfigureHub, createSteerQueue, createTodoSets, type AgentStops, type Approvals, type Backgrounds, type ConfigureHub, type SteerQueue, type TodoSets } from "./controls.ts";
+import { createBackgrounds, type Backgrounds } from "./backgrounds.ts";
+import { createAgentStops, createApprovals, createConfigureHub, createShellKills, createSteerQueue, createTodoSets, type AgentStops, type Approvals, type ConfigureHub, type ShellKills, type SteerQueue, type TodoSets } from "./controls.ts";
 
 export type Run = {
   readonly requestId: string;
@@ -13,6 +14,7 @@ export type Run = {
   readonly agentStops: AgentStops;
   readonly todoSets: TodoSets;
   readonly backgrounds: Backgrounds;
+  readonly shellKills: ShellKills;
   /** Resolves once the run has ended (its last event is in the log). */
   readonly settled: Promise<void>;
   /** Set once the run has ended. */
@@ -73,6 +75,7 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
         agentStops: createAgentStops(),
         todoSets: createTodoSets(),
         backgrounds: createBackgrounds(),
+        shellKills: createShellKills(),
         settled,
       };
       settles.set(run, settle);

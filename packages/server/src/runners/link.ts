@@ -167,7 +167,7 @@ async function answer<T>(call: (signal: AbortSignal) => Promise<T>, rethrow?: (e
   }
 }
 
-/** POST /runs/:id/{approve,deny,steer,cancel,configure,stop-agent,background,todos}. */
+/** POST /runs/:id/{approve,deny,steer,cancel,configure,stop-agent,background,kill-shell,todos}. */
 export function postControl(client: RunnerClient, requestId: string, control: RunControl): Promise<RunnerAnswer<undefined>> {
   return answer((signal) => client.control(requestId, control, signal).then(() => undefined));
 }

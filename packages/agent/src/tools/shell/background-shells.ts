@@ -4,6 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { StringDecoder } from "node:string_decoder";
 import { forgetGroup, groupAlive, signalGroup as signalProcessGroup, spawnGroup } from "../../process/process-groups.ts";
+import { ownShell, shellsChanged } from "./shells-watch.ts";
 
 export type ShellStatus = "running" | "completed" | "failed" | "killed";
 
@@ -108,6 +109,7 @@ export function adoptShell(
   const markExited = () => {
     resolveExited();
     options.onExit?.();
+    shellsChanged(shell);
   };
   const shell: BackgroundShell = {
     id,
@@ -145,6 +147,7 @@ export function adoptShell(
     if (child.pid !== undefined && !groupAlive(child.pid)) forgetGroup(child.pid);
   });
   shells.set(id, shell);
+  ownShell(shell, shells);
   return shell;
 }
 
@@ -167,6 +170,7 @@ export function killShell(shell: BackgroundShell): "killed" | "leftovers" | fals
   }
   shell.status = "killed";
   stopGroup(shell);
+  shellsChanged(shell);
   return "killed";
 }
 

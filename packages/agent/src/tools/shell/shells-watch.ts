@@ -1,0 +1,51 @@
+// Who hears of changes to a conversation's background shells (one started or moved to the
+// background, one ended or killed): a run reports the list as shells.changed while it goes on, so
+// that every client of the session shows the shells live (see RunAgentOptions.onKillShell).
+import type { BackgroundShellInfo } from "@harness/protocol";
+import type { BackgroundShell } from "./background-shells.ts";
+
+type Shells = ReadonlyMap<string, BackgroundShell>;
+
+const watchers = new WeakMap<Shells, Set<() => void>>();
+/** The map each shell is kept in, for the changes told of the shell alone (it ended, was killed). */
+const owners = new WeakMap<BackgroundShell, Shells>();
+
+/** `listener` hears of every change to `shells` until the returned function is called. */
+export function watchShells(shells: Shells, listener: () => void): () => void {
+  let set = watchers.get(shells);
+  if (!set) watchers.set(shells, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Files `shell` under `shells`, whose watchers then hear of it and of its changes. */
+export function ownShell(shell: BackgroundShell, shells: Shells): void {
+  owners.set(shell, shells);
+  shellsChanged(shells);
+}
+
+/** Tells the watchers of `shells` (or of the map `shell` is kept in) that something changed. */
+export function shellsChanged(of: Shells | BackgroundShell): void {
+  const shells = of instanceof Map ? of : owners.get(of as BackgroundShell);
+  for (const listener of (shells && watchers.get(shells)) ?? []) {
+    try {
+      listener();
+    } catch {
+      // A failing listener changes nothing of the shells.
+    }
+  }
+}
+
+/** The shells as the wire carries them, oldest first. */
+export function shellList(shells: Shells): BackgroundShellInfo[] {
+  return [...shells.values()]
+    .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime())
+    .map((shell) => ({
+      id: shell.id,
+      command: shell.command,
+      status: shell.status,
+      startedAt: shell.startedAt.getTime(),
+      ...(shell.endedAt && { endedAt: shell.endedAt.getTime() }),
+      ...(shell.exitCode !== null && { exitCode: shell.exitCode }),
+    }));
+}

@@ -27,7 +27,7 @@ export function defaultBackendName(env: Readonly<Record<string, string | undefin
 
 /** A backend whose module is imported on its first run or rewind; `traits` are the loaded
  * backend's, known before it is. */
-export function lazyBackend(name: string, load: () => Promise<Backend>, traits: Pick<Backend, "checkpointsOnChange"> = {}): Backend {
+export function lazyBackend(name: string, load: () => Promise<Backend>, traits: Pick<Backend, "checkpointsOnChange" | "movesToBackground"> = {}): Backend {
   let loading: Promise<Backend> | undefined;
   const loaded = () => (loading ??= load());
   return {
@@ -80,7 +80,7 @@ export function standardBackends(): Backend[] {
           env: Object.freeze({ ...process.env }),
           ...(hidden.length > 0 && { runOptions: { sandboxHidden: hidden } }),
         }),
-      { checkpointsOnChange: true },
+      { checkpointsOnChange: true, movesToBackground: true },
     ),
     lazyBackend("claude-code", async () => (await import("./claude-code/claude-code.ts")).claudeCodeBackend()),
   ];

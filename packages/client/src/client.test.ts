@@ -546,3 +546,15 @@ test("background sends background naming the Bash call, or none", async () => {
   assert.deepEqual(JSON.parse(server.sockets[0].sent.at(-1)!), { type: "commands", commands: [{ type: "background" }] });
   client.close();
 });
+
+test("killShell sends kill-shell naming the background shell", async () => {
+  const server = fakeServer();
+  const client = new HarnessClient(options(server.factory));
+  const connecting = client.connect();
+  await tick();
+  server.sockets[0].serve({ type: "state", state, seq: 1 });
+  await connecting;
+  client.killShell("ab12cd");
+  assert.deepEqual(JSON.parse(server.sockets[0].sent.at(-1)!), { type: "commands", commands: [{ type: "kill-shell", shellId: "ab12cd" }] });
+  client.close();
+});

@@ -2,95 +2,16 @@
 // its security headers, a new session and a prompt whose reply streams text and runs Bash, an
 // approval answered with a click, a run cancelled with Esc, model text that looks like HTML shown
 // as text, a server with a token, and HARNESS_WEB_UI=0.
-import { after, afterEach, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startChromium, startFakeAnthropic, startHarnessServer, waitFor, type Chromium, type ChromiumPage, type FakeAnthropicOptions } from "@harness/test-utils";
-
-const USER = "webtester";
+import { startHarnessServer, waitFor } from "@harness/test-utils";
+import { USER, webUiTesting } from "./web-ui-support.ts";
 
 describe("the web UI", () => {
-  let chromium: Chromium;
-  const cleanups: (() => Promise<unknown>)[] = [];
-  before(async () => (chromium = await startChromium()));
-  after(async () => chromium?.close());
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-
-  /** A real server with the fake model behind it, on a data dir of its own; stopped after the test. */
-  async function harness(fakeOptions: FakeAnthropicOptions, env: Record<string, string> = {}) {
-    const dataDir = await mkdtemp(join(tmpdir(), "harness-web-ui-"));
-    const fake = await startFakeAnthropic(fakeOptions);
-    const server = await startHarnessServer({ dataDir, env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, HARNESS_USER: USER, ...env } });
-    cleanups.push(async () => {
-      await server.stop();
-      await fake.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    return { dataDir, fake, server };
-  }
-
-  async function openUi(url: string): Promise<ChromiumPage> {
-    const page = await chromium.newPage();
-    cleanups.push(() => page.close());
-    // What the policy blocks is no console message: the page's violations are kept for the tests.
-    await page.send("Page.addScriptToEvaluateOnNewDocument", {
-      source: `window.violations = []; document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.violatedDirective + " " + e.blockedURI));`,
-    });
-    await page.navigate(url);
-    return page;
-  }
-
-  /** Waits until `expression` is truthy in the page; fails naming `what`, with the page's console. */
-  async function until(page: ChromiumPage, expression: string, what: string, timeoutMs = 20_000): Promise<void> {
-    try {
-      // A page that is reloading has no such elements for a moment: not yet, rather than a failure.
-      await waitFor(async () => Boolean(await page.evaluate(expression).catch(() => false)), what, { timeoutMs });
-    } catch (error) {
-      const shown = await page.evaluate<string>("document.body.innerText").catch(() => "");
-      throw new Error(`${(error as Error).message}\npage text:\n${shown}\nconsole:\n${page.console().join("\n")}`);
-    }
-  }
-
-  const text = (page: ChromiumPage, selector: string) => page.evaluate<string>(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ""`);
-  const click = (page: ChromiumPage, selector: string) => page.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
-
-  /** Types `prompt` into the prompt box as a user would, and presses Enter. */
-  async function send(page: ChromiumPage, prompt: string): Promise<void> {
-    await page.evaluate(`document.getElementById("prompt").focus()`);
-    await page.send("Input.insertText", { text: prompt });
-    await key(page, "Enter", 13);
-  }
-
-  async function key(page: ChromiumPage, name: string, code: number): Promise<void> {
-    for (const type of ["keyDown", "keyUp"]) await page.send("Input.dispatchKeyEvent", { type, key: name, code: name, windowsVirtualKeyCode: code });
-  }
-
-  /** Starts a new session from the sidebar; its id once the page follows it. */
-  async function newSession(page: ChromiumPage): Promise<string> {
-    await until(page, `!document.getElementById("app").hidden && document.getElementById("new-session")`, "the app to show");
-    await click(page, "#new-session");
-    await until(page, `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle"`, "the new session to open");
-    await until(page, `document.querySelector('button.session[aria-current="true"]')`, "the new session marked in the list");
-    return page.evaluate<string>(`document.querySelector('button.session[aria-current="true"]').dataset.sessionId`);
-  }
-
-  /** The assistant's last message: its status and text, and its tool calls. */
-  function lastReply(page: ChromiumPage) {
-    return page.evaluate<{ status: string; text: string; calls: { name: string; status: string; input: string; output: string }[] }>(`(() => {
-      const replies = document.querySelectorAll('#conversation .message[data-role="assistant"]');
-      const m = replies[replies.length - 1];
-      if (!m) return { status: "", text: "", calls: [] };
-      return {
-        status: m.dataset.status,
-        text: [...m.querySelectorAll(".text")].map((t) => t.textContent).join(""),
-        calls: [...m.querySelectorAll(".tool-call")].map((c) => ({ name: c.querySelector(".tool-name").textContent, status: c.dataset.status, input: c.querySelector(".tool-input").textContent, output: c.querySelector(".tool-output").textContent })),
-      };
-    })()`);
-  }
+  const { harness, openUi, until, text, click, send, key, newSession, lastReply, cleanups } = webUiTesting();
 
   test("GET / serves the page under a strict policy, its script named by its hash, and harness serve prints its URL", async () => {
     const { server } = await harness({});

@@ -1,15 +1,36 @@
 // The conversation: one element per message, updated in place as the state changes (the client
 // hands over a new state object per change, sharing the messages that did not change, so only
-// those that did are touched). Text is shown as text, tool calls where they were made.
+// those that did are touched). The user's text is shown as typed, the assistant's as Markdown
+// (markdown-dom.ts, text as text still), tool calls where they were made.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
+import { markdownView } from "./markdown-dom.ts";
 import { clip, segments } from "./format.ts";
 import { toolCallView, type ApprovalActions, type ToolCallView } from "./tool-call-view.ts";
 
 /** Most characters of one message's text kept in the page. */
 const MAX_MESSAGE_CHARS = 200_000;
 
-type MessageView = { element: HTMLElement; shown?: HarnessMessage; calls: Map<string, ToolCallView>; texts: HTMLElement[]; thinking: HTMLElement };
+type TextView = { element: HTMLElement; show(text: string, cut: number): void };
+type MessageView = { element: HTMLElement; shown?: HarnessMessage; calls: Map<string, ToolCallView>; texts: TextView[]; thinking: HTMLElement };
+
+/** One stretch of a message's text; `cut` characters past it are counted, not shown. */
+function textView(role: HarnessMessage["role"]): TextView {
+  if (role === "user") {
+    const element = h("div", { class: "text" });
+    return { element, show: (text, cut) => setText(element, cut > 0 ? `${text}\n… ${cut} more characters not shown` : text) };
+  }
+  const body = markdownView(h("div", { class: "markdown" }));
+  const note = h("div", { class: "cut", hidden: true });
+  return {
+    element: h("div", { class: "text" }, body.element, note),
+    show(text, cut) {
+      body.render(text);
+      note.hidden = cut === 0;
+      setText(note, cut > 0 ? `… ${cut} more characters not shown` : "");
+    },
+  };
+}
 
 export type ConversationView = { render(state: HarnessState): void; clear(): void };
 
@@ -49,13 +70,13 @@ export function conversationView(root: HTMLElement, actions: ApprovalActions): C
         parts.push(call.element);
         continue;
       }
-      const text = (view.texts[texts] ??= h("div", { class: "text" }));
+      const text = (view.texts[texts] ??= textView(message.role));
       texts++;
       // Each part is a block of its own: the blank lines around a call would only add space.
       const { text: shown, cut } = clip(segment.text.replace(/^\n+|\n+$/g, ""), Math.max(budget, 0));
       budget -= segment.text.length;
-      setText(text, cut > 0 ? `${shown}\n… ${cut} more characters not shown` : shown);
-      parts.push(text);
+      text.show(shown, cut);
+      parts.push(text.element);
     }
     view.texts.length = texts;
     const head = [view.element.firstElementChild!, view.thinking];

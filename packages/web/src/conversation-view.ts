@@ -6,7 +6,7 @@ import type { HarnessMessage, HarnessState } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
 import { markdownView } from "./markdown-dom.ts";
 import { clip, segments } from "./format.ts";
-import { toolCallView, type ApprovalActions, type ToolCallView } from "./tool-call-view.ts";
+import { toolCallView, type CallActions, type ToolCallView } from "./tool-call-view.ts";
 
 /** Most characters of one message's text kept in the page. */
 const MAX_MESSAGE_CHARS = 200_000;
@@ -34,7 +34,7 @@ function textView(role: HarnessMessage["role"]): TextView {
 
 export type ConversationView = { render(state: HarnessState): void; clear(): void };
 
-export function conversationView(root: HTMLElement, actions: ApprovalActions): ConversationView {
+export function conversationView(root: HTMLElement, actions: CallActions): ConversationView {
   const views = new Map<string, MessageView>();
   let reasons: Map<string, string | undefined> = new Map();
 

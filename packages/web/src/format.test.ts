@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clip, costText, inputSummary, isLong, lineCount, segments, statusLine, underWay } from "./format.ts";
+import { backgroundShell, clip, costText, inputSummary, isLong, lineCount, segments, statusLine, underWay } from "./format.ts";
 
 test("clip keeps the first characters and counts the rest", () => {
   assert.deepEqual(clip("abcdef", 10), { text: "abcdef", cut: 0 });
@@ -46,4 +46,11 @@ test("the status line says the connection while it is not open, else the run's s
   assert.equal(costText({ inputTokens: 0, outputTokens: 0 }), undefined);
   assert.equal(underWay({ status: "awaiting-approval", messages: [] }), true);
   assert.equal(underWay({ status: "error", messages: [] }), false);
+});
+
+test("a Bash call moved to the background is known by its output, which names the shell", () => {
+  assert.equal(backgroundShell("Command was manually backgrounded by user with ID: 3fa9c1. Use BashOutput to read it."), "3fa9c1");
+  assert.equal(backgroundShell("Command was manually backgrounded by user with ID: b2"), "b2");
+  assert.equal(backgroundShell("echo Command was manually backgrounded by user with ID: x"), undefined);
+  assert.equal(backgroundShell(undefined), undefined);
 });

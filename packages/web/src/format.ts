@@ -103,3 +103,9 @@ export function statusLine(state: HarnessState | undefined, connection: Connecti
 export function underWay(state: HarnessState | undefined): boolean {
   return state?.status === "running" || state?.status === "awaiting-approval";
 }
+
+/** The id of the background shell a Bash call was moved to (its output then says so), else
+ * undefined. */
+export function backgroundShell(output: string | undefined): string | undefined {
+  return /^Command was manually backgrounded by user with ID: (\S+?)\.?(?:\s|$)/.exec(output ?? "")?.[1];
+}

@@ -32,6 +32,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   const conversation = conversationView(conversationBox, {
     approve: (id) => client?.approve(id),
     deny: (id) => client?.deny(id, "denied in the web UI"),
+    background: (id) => client?.background(id),
   });
   let wasUnderWay = false;
 

@@ -1,27 +1,34 @@
 // One tool call in the conversation: its name, what it does, its status, approve/deny while it
-// waits for approval, and its output (collapsed when long, cut at MAX_OUTPUT_CHARS).
+// waits for approval, Background while a Bash call runs (then "in the background" once it was
+// moved there), and its output (collapsed when long, cut at MAX_OUTPUT_CHARS).
 import type { HarnessToolCall } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
-import { clip, inputSummary, isLong, lineCount, MAX_OUTPUT_CHARS } from "./format.ts";
+import { backgroundShell, clip, inputSummary, isLong, lineCount, MAX_OUTPUT_CHARS } from "./format.ts";
 
-export type ApprovalActions = { approve(toolCallId: string): void; deny(toolCallId: string): void };
+export type CallActions = { approve(toolCallId: string): void; deny(toolCallId: string): void; background(toolCallId: string): void };
 
 export type ToolCallView = { element: HTMLElement; update(call: HarnessToolCall, reason: string | undefined): void };
 
-export function toolCallView(actions: ApprovalActions): ToolCallView {
+export function toolCallView(actions: CallActions): ToolCallView {
   const name = h("span", { class: "tool-name" });
   const input = h("span", { class: "tool-input" });
   const status = h("span", { class: "tool-status" });
+  const background = h("button", { class: "background", type: "button", hidden: true, title: "Let the command go on as a background shell, and the run go on" }, "Background");
   const approve = h("button", { class: "approve", type: "button" }, "Approve");
   const deny = h("button", { class: "deny", type: "button" }, "Deny");
   const reason = h("span", { class: "approval-reason" });
   const approval = h("div", { class: "approval", hidden: true }, approve, deny, reason);
   const output = h("div", { class: "tool-output", hidden: true });
-  const element = h("div", { class: "tool-call" }, h("div", { class: "tool-head" }, name, input, status), approval, output);
+  const element = h("div", { class: "tool-call" }, h("div", { class: "tool-head" }, name, input, status, background), approval, output);
   let id = "";
   let shownOutput: string | undefined;
   approve.addEventListener("click", () => answer(() => actions.approve(id)));
   deny.addEventListener("click", () => answer(() => actions.deny(id)));
+  // Sent once: the button stays disabled until the call has ended.
+  background.addEventListener("click", () => {
+    background.disabled = true;
+    actions.background(id);
+  });
   // Answered once: the buttons stay disabled until the state says the call goes on.
   function answer(send: () => void): void {
     approve.disabled = deny.disabled = true;
@@ -38,7 +45,13 @@ export function toolCallView(actions: ApprovalActions): ToolCallView {
       setText(name, call.name);
       setText(input, inputSummary(call));
       input.title = inputSummary(call, 2000);
-      setText(status, call.status);
+      const shell = call.name === "Bash" ? backgroundShell(call.output) : undefined;
+      if (shell === undefined) delete element.dataset.background;
+      else element.dataset.background = shell;
+      setText(status, shell === undefined ? call.status : `in the background · shell ${shell}`);
+      const runningBash = call.name === "Bash" && call.status === "running";
+      if (runningBash && background.hidden) background.disabled = false;
+      background.hidden = !runningBash;
       const waiting = call.status === "awaiting-approval";
       if (waiting && approval.hidden) approve.disabled = deny.disabled = false;
       approval.hidden = !waiting;

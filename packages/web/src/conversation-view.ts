@@ -6,13 +6,14 @@ import type { HarnessMessage, HarnessState } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
 import { markdownView } from "./markdown-dom.ts";
 import { clip, segments } from "./format.ts";
+import { rewindView, type RewindActions, type RewindView } from "./rewind-view.ts";
 import { toolCallView, type CallActions, type ToolCallView } from "./tool-call-view.ts";
 
 /** Most characters of one message's text kept in the page. */
 const MAX_MESSAGE_CHARS = 200_000;
 
 type TextView = { element: HTMLElement; show(text: string, cut: number): void };
-type MessageView = { element: HTMLElement; shown?: HarnessMessage; calls: Map<string, ToolCallView>; texts: TextView[]; thinking: HTMLElement };
+type MessageView = { element: HTMLElement; shown?: HarnessMessage; calls: Map<string, ToolCallView>; texts: TextView[]; thinking: HTMLElement; rewind?: RewindView };
 
 /** One stretch of a message's text; `cut` characters past it are counted, not shown. */
 function textView(role: HarnessMessage["role"]): TextView {
@@ -34,7 +35,7 @@ function textView(role: HarnessMessage["role"]): TextView {
 
 export type ConversationView = { render(state: HarnessState): void; clear(): void };
 
-export function conversationView(root: HTMLElement, actions: CallActions): ConversationView {
+export function conversationView(root: HTMLElement, actions: CallActions & RewindActions): ConversationView {
   const views = new Map<string, MessageView>();
   let reasons: Map<string, string | undefined> = new Map();
 
@@ -42,8 +43,10 @@ export function conversationView(root: HTMLElement, actions: CallActions): Conve
     let view = views.get(message.id);
     if (!view) {
       const thinking = h("details", { class: "thinking", hidden: true });
-      const element = h("div", { class: "message", "data-role": message.role, "data-id": message.id }, h("div", { class: "role" }, message.role === "user" ? "you" : "assistant"), thinking);
-      view = { element, calls: new Map(), texts: [], thinking };
+      const rewind = message.role === "user" ? rewindView(message.id, actions) : undefined;
+      const role = h("div", { class: "role" }, h("span", {}, message.role === "user" ? "you" : "assistant"), rewind?.button);
+      const element = h("div", { class: "message", "data-role": message.role, "data-id": message.id }, role, thinking);
+      view = { element, calls: new Map(), texts: [], thinking, rewind };
       views.set(message.id, view);
     }
     return view;
@@ -79,9 +82,9 @@ export function conversationView(root: HTMLElement, actions: CallActions): Conve
       parts.push(text.element);
     }
     view.texts.length = texts;
-    const head = [view.element.firstElementChild!, view.thinking];
-    const current = [...view.element.children].slice(2);
-    if (current.length !== parts.length || current.some((node, i) => node !== parts[i])) view.element.replaceChildren(...head, ...parts);
+    const wanted = [view.element.firstElementChild!, view.thinking, ...parts, ...(view.rewind ? [view.rewind.panel] : [])];
+    const current = [...view.element.children];
+    if (current.length !== wanted.length || current.some((node, i) => node !== wanted[i])) view.element.replaceChildren(...wanted);
   }
 
   return {
@@ -94,6 +97,7 @@ export function conversationView(root: HTMLElement, actions: CallActions): Conve
       const elements = state.messages.map((message) => {
         const view = viewOf(message);
         update(view, message, pendingChanged && (message.toolCalls ?? []).length > 0);
+        view.rewind?.update(state);
         return view.element;
       });
       const current = [...root.children];

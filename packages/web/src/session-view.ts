@@ -33,6 +33,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     approve: (id) => client?.approve(id),
     deny: (id) => client?.deny(id, "denied in the web UI"),
     background: (id) => client?.background(id),
+    rewind: (id, dryRun) => client?.rewind(id, dryRun),
   });
   let wasUnderWay = false;
 

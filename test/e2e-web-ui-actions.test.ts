@@ -96,4 +96,46 @@ describe("the web UI's actions", () => {
     assert.equal(fake.requests.length, 5);
     assert.deepEqual(page.console(), []);
   });
+
+  test("a session is renamed from the list, and deleted after a confirm; the one open is then closed", async () => {
+    const { server } = await harness({ replies: [{ text: "hello" }] });
+    const page = await openUi(`${server.url}/`);
+    const kept = await newSession(page);
+    const doomed = await newSession(page);
+    await send(page, "hi");
+    await replied(page);
+    const row = (id: string) => `document.querySelector('#sessions li[data-session-id="${id}"]')`;
+
+    // Rename: a bad title is refused in place, Esc leaves the form, then a good one is kept.
+    await page.evaluate(`${row(kept)}.querySelector(".session-rename").click()`);
+    await until(page, `${row(kept)}.querySelector("input.session-title-input")`, "the title form");
+    await page.evaluate(`(() => { const input = ${row(kept)}.querySelector("input"); input.value = "   "; ${row(kept)}.querySelector("form").requestSubmit(); })()`);
+    assert.equal(await page.evaluate(`${row(kept)}.querySelector(".session-problem").textContent`), "a title must not be empty");
+    await page.evaluate(`${row(kept)}.querySelector("input").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }))`);
+    assert.equal(await page.evaluate(`Boolean(${row(kept)}.querySelector("form"))`), false);
+    await page.evaluate(`${row(kept)}.querySelector(".session-rename").click()`);
+    await page.evaluate(`(() => { const input = ${row(kept)}.querySelector("input"); input.value = "  My <b>plan</b>  "; ${row(kept)}.querySelector("form").requestSubmit(); })()`);
+    await until(page, `${row(kept)}?.querySelector(".session-title")?.textContent === "My <b>plan</b>"`, "the new title in the list");
+    const listed = await (await fetch(`${server.url}/sessions?userId=${USER}`)).json() as { sessionId: string; title: string }[];
+    assert.equal(listed.find((s) => s.sessionId === kept)?.title, "My <b>plan</b>");
+
+    // Delete asks first: Keep keeps it; Delete deletes it, and the page leaves it as it was open.
+    await page.evaluate(`${row(doomed)}.querySelector(".session-delete").click()`);
+    await until(page, `${row(doomed)}.querySelector(".session-confirm")`, "the question");
+    await page.evaluate(`${row(doomed)}.querySelector(".session-delete-keep").click()`);
+    assert.equal(await page.evaluate(`Boolean(${row(doomed)}.querySelector(".session-confirm"))`), false);
+    assert.equal((await fetch(`${server.url}/sessions?userId=${USER}`).then((r) => r.json())).length, 2);
+    await page.evaluate(`${row(doomed)}.querySelector(".session-delete").click()`);
+    await page.evaluate(`${row(doomed)}.querySelector(".session-delete-confirm").click()`);
+    await until(page, `!${row(doomed)} && ${row(kept)}`, "the session gone from the list");
+    await until(page, `document.getElementById("composer").hidden && document.querySelectorAll("#conversation .message").length === 0`, "the deleted session closed");
+    assert.equal(await page.evaluate(`document.getElementById("session-name").textContent`), "no session open: start one on the left");
+    assert.equal(await page.evaluate(`document.getElementById("problem").hidden`), true);
+    assert.equal(await page.evaluate("location.hash"), "");
+    assert.deepEqual((await fetch(`${server.url}/sessions?userId=${USER}`).then((r) => r.json())).map((s: { sessionId: string }) => s.sessionId), [kept]);
+    // The other session still opens.
+    await page.evaluate(`${row(kept)}.querySelector("button.session").click()`);
+    await until(page, `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle"`, "the other session open");
+    assert.deepEqual(page.console(), []);
+  });
 });

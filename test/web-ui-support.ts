@@ -68,13 +68,19 @@ export function webUiTesting() {
     for (const type of ["keyDown", "keyUp"]) await page.send("Input.dispatchKeyEvent", { type, key: name, code: name, windowsVirtualKeyCode: code });
   }
 
-  /** Starts a new session from the sidebar; its id once the page follows it. */
+  /** Starts a new session from the sidebar; its id once the page follows it (another session may
+   * be open before: the one marked then differs, and the conversation is empty). */
   async function newSession(page: ChromiumPage): Promise<string> {
     await until(page, `!document.getElementById("app").hidden && document.getElementById("new-session")`, "the app to show");
+    const marked = `document.querySelector('button.session[aria-current="true"]')?.dataset.sessionId`;
+    const before = await page.evaluate<string | null>(`${marked} ?? null`);
     await click(page, "#new-session");
-    await until(page, `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle"`, "the new session to open");
-    await until(page, `document.querySelector('button.session[aria-current="true"]')`, "the new session marked in the list");
-    return page.evaluate<string>(`document.querySelector('button.session[aria-current="true"]').dataset.sessionId`);
+    await until(
+      page,
+      `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle" && ${marked} !== undefined && ${marked} !== ${JSON.stringify(before)} && !document.querySelector("#conversation .message")`,
+      "the new session to open, marked in the list",
+    );
+    return page.evaluate<string>(`${marked}`);
   }
 
   /** Sets the permission mode from its menu. */

@@ -56,7 +56,12 @@ async function start(config: UiConfig): Promise<void> {
     sessions.mark(id);
     void session.open(id);
   };
-  const sessions = sessionsView(api, open, problem);
+  const removed = (id: string) => {
+    if (session.current() !== id) return;
+    session.close();
+    sessions.mark(undefined);
+  };
+  const sessions = sessionsView(api, { open, removed, problem });
   const session = sessionView(credentials, { changed: () => void sessions.refresh(), refused, problem });
   await sessions.refresh();
   const wanted = sessionInAddress();

@@ -7,7 +7,13 @@ import { conversationView } from "./conversation-view.ts";
 import type { Credentials } from "./credentials.ts";
 import { statusLine, underWay } from "./format.ts";
 
-export type SessionView = { open(sessionId: string): Promise<void> };
+export type SessionView = {
+  open(sessionId: string): Promise<void>;
+  /** The session followed, if any. */
+  current(): string | undefined;
+  /** Stops following the session (it was deleted): no conversation, no prompt box. */
+  close(): void;
+};
 
 export type SessionHooks = {
   /** A run started or ended, or the session was opened: the sidebar's list is stale. */
@@ -103,6 +109,18 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   }
 
   return {
+    current: () => client?.sessionId,
+    close() {
+      client?.close();
+      client = undefined;
+      wasUnderWay = false;
+      conversation.clear();
+      byId("composer").hidden = true;
+      setText(status, "");
+      runError.hidden = true;
+      history.replaceState(history.state, "", location.pathname + location.search);
+      hooks.problem("");
+    },
     async open(sessionId) {
       hooks.problem("");
       conversation.clear();

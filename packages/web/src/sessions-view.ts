@@ -1,11 +1,20 @@
-// The sidebar: the user's sessions (GET /sessions), the most recently active first; a button to
-// start a new one; the one open marked.
-import type { SessionsApi, SessionSummary } from "@harness/client";
+// The sidebar: the user's sessions (GET /sessions), the most recently active first, each renamed
+// or deleted from its row (session-item.ts); a button to start a new one; the one open marked.
+import type { SessionsApi } from "@harness/client";
 import { byId, h, setText } from "./dom.ts";
+import { sessionItem } from "./session-item.ts";
 
 export type SessionsView = { refresh(): Promise<void>; mark(sessionId: string | undefined): void };
 
-export function sessionsView(api: SessionsApi, open: (sessionId: string) => void, problem: (message: string) => void): SessionsView {
+export type SessionsHooks = {
+  open(sessionId: string): void;
+  /** Session `sessionId` was deleted (the page stops following it if it is the one open). */
+  removed(sessionId: string): void;
+  problem(message: string): void;
+};
+
+export function sessionsView(api: SessionsApi, hooks: SessionsHooks): SessionsView {
+  const { open, problem } = hooks;
   const list = byId("sessions");
   const newButton = byId<HTMLButtonElement>("new-session");
   let current: string | undefined;
@@ -26,23 +35,31 @@ export function sessionsView(api: SessionsApi, open: (sessionId: string) => void
     }
   };
 
-  function item(session: SessionSummary): HTMLElement {
-    const button = h(
-      "button",
-      { type: "button", class: "session", "data-session-id": session.sessionId, "aria-current": session.sessionId === current ? "true" : undefined },
-      h("span", { class: "session-title" }, session.title || session.sessionId),
-      h("span", { class: "session-meta" }, `${session.status} · ${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`),
-    );
-    button.addEventListener("click", () => open(session.sessionId));
-    return h("li", {}, button);
-  }
+  const actions = {
+    open,
+    async rename(sessionId: string, title: string) {
+      const renamed = await api.rename(sessionId, title);
+      titles.set(sessionId, renamed.title);
+      if (sessionId === current) setText(byId("session-name"), renamed.title);
+      // Not awaited: the row leaves its form first, and is then listed anew.
+      void view.refresh();
+    },
+    async remove(sessionId: string) {
+      await api.remove(sessionId);
+      titles.delete(sessionId);
+      hooks.removed(sessionId);
+      await view.refresh();
+    },
+  };
 
   async function load(): Promise<void> {
     try {
       const sessions = await api.list();
       for (const session of sessions) if (session.title) titles.set(session.sessionId, session.title);
       if (current) setText(byId("session-name"), titles.get(current) ?? current);
-      list.replaceChildren(...sessions.map(item));
+      // A row being renamed or asking to delete is kept as it is.
+      const busy = new Map([...list.querySelectorAll<HTMLElement>("li:has(form, .session-confirm)")].map((li) => [li.dataset.sessionId, li]));
+      list.replaceChildren(...sessions.map((session) => busy.get(session.sessionId) ?? sessionItem(session, session.sessionId === current, actions)));
       if (sessions.length === 0) list.replaceChildren(h("li", { class: "empty" }, "no sessions yet"));
     } catch (error) {
       problem(`could not list the sessions: ${(error as Error).message}`);

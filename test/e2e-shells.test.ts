@@ -91,3 +91,36 @@ test("a background request held for a Bash call that is then refused is told in 
     await h.close();
   }
 });
+
+test("background without an id moves the Bash call running, never one waiting for approval: that one runs as usual once approved", async () => {
+  const h = await startHarness();
+  const SESSION = "waiting";
+  const client = createHarnessClient({ url: h.server.url, userId: "alice", sessionId: SESSION });
+  const errors: string[] = [];
+  client.on("error", (e) => errors.push(e.message));
+  try {
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    const workspace = h.workspace("alice", SESSION);
+    await mkdir(workspace, { recursive: true });
+    await writeFile(`${workspace}/log.txt`, "");
+    // Two Bash calls run together: the first only reads (it runs at once), the second asks.
+    h.fake.push({ toolUses: [{ name: "Bash", input: { command: "tail -f log.txt" } }, { name: "Bash", input: { command: "mkdir -p made && echo made it" } }] }, { text: "Both done." });
+    await client.connect();
+    client.submit("go");
+    const shown = await client.waitFor((s) => s.pendingApprovals?.length === 1 && callsOf(s).filter((c) => c.name === "Bash" && c.status === "running").length === 1, 30_000);
+    const [tail, asking] = callsOf(shown);
+    assert.equal(shown.pendingApprovals![0]!.toolCallId, asking!.id);
+    client.background();
+    await client.waitFor((s) => /manually backgrounded by user with ID/.test(callsOf(s).find((c) => c.id === tail!.id)?.output ?? ""), 30_000);
+    client.approve(asking!.id);
+    const done = await client.waitFor((s) => s.status === "idle" && s.messages.at(-1)?.status === "complete", 30_000);
+    const ran = callsOf(done).find((c) => c.id === asking!.id);
+    assert.equal(ran?.status, "complete", JSON.stringify(ran));
+    assert.match(ran?.output ?? "", /^made it/);
+    assert.equal(done.shells?.length, 1, JSON.stringify(done.shells));
+    assert.deepEqual(errors, []);
+  } finally {
+    client.close();
+    await h.close();
+  }
+});

@@ -80,6 +80,9 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       const body = await readJson(req, res, BackgroundBodySchema, MAX_CONTROL_BYTES);
       if (!body) return;
       if (run.endedAt !== undefined) return ended(res, run);
+      if (body.toolUseId !== undefined && run.approvals.pending().includes(body.toolUseId)) {
+        return sendError(res, 409, `the Bash call ${quoteId(body.toolUseId)} waits for approval: it goes to the background only once it runs`);
+      }
       if (!run.backgrounds.push(body.toolUseId)) {
         const which = body.toolUseId === undefined ? "no Bash call" : `no Bash call ${quoteId(body.toolUseId)}`;
         return sendError(res, 404, `${which} is running in run "${run.requestId}" (or its backend moves none to the background)`);

@@ -37,3 +37,18 @@ test("without an id, every announced call waits too; a held request whose call e
   assert.match(backgrounds.observe(completed("toolu_c", true)) ?? "", /^The Bash call toolu_c was refused before its command started/);
   assert.equal(backgrounds.push(undefined), false, "nothing announced or listening any more");
 });
+
+test("without an id, a call waiting for approval is passed by: its latch never hears the request", () => {
+  const waiting = ["toolu_asks"];
+  const backgrounds = createBackgrounds(() => waiting);
+  backgrounds.observe(started("toolu_runs"));
+  backgrounds.observe(started("toolu_asks"));
+  const heard: (string | undefined)[] = [];
+  backgrounds.subscribe((id) => (heard.push(id), true));
+  assert.equal(backgrounds.push(undefined), true);
+  assert.deepEqual(heard, ["toolu_runs"]);
+  waiting.length = 0;
+  backgrounds.observe(completed("toolu_runs"));
+  assert.equal(backgrounds.push(undefined), true, "approved, it runs: now it moves");
+  assert.deepEqual(heard, ["toolu_runs", "toolu_asks"]);
+});

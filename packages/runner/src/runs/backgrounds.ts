@@ -6,11 +6,15 @@
 // is held run-wide until the call listens, so that the user's key is never lost; a call that then
 // ends without having listened (refused, its input garbled, the run cancelled), or that was refused
 // while its request waited in it, is told of in a notice: nothing went to the background.
+//
+// A call waiting for the user's approval is not running: a request without an id passes it by (as
+// one naming it is refused), so that approving it later does not send it straight to the background.
 import type { AgentEvent } from "@harness/protocol";
 
 export type Backgrounds = {
   /** True when some call moved, or the request is held for calls announced and not yet started:
-   * the one of `toolUseId`, or, without it, every one running and every one announced. */
+   * the one of `toolUseId`, or, without it, every one running and every one announced, except
+   * those waiting for approval. */
   push(toolUseId: string | undefined): boolean;
   subscribe(listener: (toolUseId: string | undefined) => boolean): () => void;
   /** Follows the run's events (of a backend that moves calls): which Bash calls were announced, and
@@ -18,7 +22,8 @@ export type Backgrounds = {
   observe(event: AgentEvent): string | undefined;
 };
 
-export function createBackgrounds(): Backgrounds {
+/** `awaitingApproval`: the calls that wait for the user's approval now. */
+export function createBackgrounds(awaitingApproval: () => readonly string[] = () => []): Backgrounds {
   const listeners = new Set<(toolUseId: string | undefined) => boolean>();
   /** Bash calls announced and not yet ended. */
   const announced = new Set<string>();
@@ -31,7 +36,11 @@ export function createBackgrounds(): Backgrounds {
   function push(toolUseId: string | undefined): boolean {
     // Without an id: each Bash call announced, as if named (a backend whose events are not
     // followed announces none: every listener hears it, all running calls moving).
-    if (toolUseId === undefined) return announced.size === 0 ? offer(undefined) : [...announced].map((id) => push(id)).some(Boolean);
+    if (toolUseId === undefined) {
+      if (announced.size === 0) return offer(undefined);
+      const waiting = new Set(awaitingApproval());
+      return [...announced].filter((id) => !waiting.has(id)).map((id) => push(id)).some(Boolean);
+    }
     if (offer(toolUseId)) {
       handed.add(toolUseId);
       return true;

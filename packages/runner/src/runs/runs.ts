@@ -63,18 +63,19 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
       const log = createEventLog(options.limits);
       let settle!: () => void;
       const settled = new Promise<void>((resolve) => (settle = resolve));
+      const approvals = createApprovals((event) => {
+        if (!log.ended) log.append(event);
+      }, controller.signal);
       const run: Run = {
         requestId: requestId ?? crypto.randomUUID(),
         controller,
         log,
-        approvals: createApprovals((event) => {
-          if (!log.ended) log.append(event);
-        }, controller.signal),
+        approvals,
         steering: createSteerQueue(),
         configure: createConfigureHub(),
         agentStops: createAgentStops(),
         todoSets: createTodoSets(),
-        backgrounds: createBackgrounds(),
+        backgrounds: createBackgrounds(() => approvals.pending()),
         shellKills: createShellKills(),
         settled,
       };

@@ -9,9 +9,17 @@ const MAX_NESTING = 8;
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const SAFE_URL = /^https?:\/\/[^\s<>]+$/i;
 
-/** Whether `url` may be a link's target: http(s) only, no spaces or angle brackets. */
+/** Whether `url` may be a link's target: http(s) only, no spaces or angle brackets, and an address
+ * the browser parses as http(s) (one it cannot parse, a control character in it, goes nowhere). */
 export function safeUrl(url: string): boolean {
-  return SAFE_URL.test(url);
+  if (!SAFE_URL.test(url) || /[\u0000-\u001f\u007f]/.test(url)) return false;
+  try {
+    // Not URL.parse: browsers of before 2024 lack it.
+    const parsed = new URL(url);
+    return (parsed.protocol === "https:" || parsed.protocol === "http:") && parsed.hostname !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** An open marker; `inactive`: a "[" that can no longer make a link (one was made inside it). */

@@ -76,6 +76,15 @@ test("links only to http(s) addresses, the rest as the text typed", () => {
   assert.deepEqual(links(nodes("[a [b](https://in.side) c](https://out.side)")), ["https://in.side"], "no link inside a link");
 });
 
+test("an http(s) address a browser cannot follow (control characters, a blank host) stays text, not a link that goes nowhere", () => {
+  for (const broken of ["<https://x\u0000y>", "[a](https://x\u0007)", "<https://%0a>", "[a](https://x\u200bjavascript:alert(1))", "<http://[::1>"]) {
+    const tree = nodes(broken);
+    assert.deepEqual(links(tree), [], JSON.stringify(broken));
+    assert.equal(textOf(tree), broken, JSON.stringify(broken));
+  }
+  assert.deepEqual(links(nodes("[a](https://user:pass@example.com/p) <HTTPS://EXAMPLE.COM>")), ["https://user:pass@example.com/p", "HTTPS://EXAMPLE.COM"], "credentials and capitals are still http(s)");
+});
+
 test("HTML and entities stay text, as typed", () => {
   const html = `<script>alert(1)</script> <img src=x onerror=alert(1)> &lt;b&gt; &amp; &#x3C;`;
   assert.deepEqual(nodes(html), [{ tag: "p", children: [html] }]);

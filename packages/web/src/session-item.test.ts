@@ -7,4 +7,8 @@ test("a title typed in is refused, saying why, when the server would refuse it",
   assert.equal(titleProblem("   "), "a title must not be empty");
   assert.equal(titleProblem("x".repeat(201)), "a title must be at most 200 characters");
   assert.equal(titleProblem("a\u0007b"), "a title must not contain control characters");
+  // The bidirectional overrides and isolates reorder what is shown after them: the server refuses them too.
+  for (const bidi of ["\u202e", "\u202a", "\u2066", "\u2069"]) assert.equal(titleProblem(`a${bidi}b`), "a title must not contain control characters", JSON.stringify(bidi));
+  assert.equal(titleProblem("a\ud800b"), "a title must not contain half a surrogate pair");
+  assert.equal(titleProblem("a \u{1F600} b"), undefined);
 });

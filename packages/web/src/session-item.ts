@@ -19,7 +19,9 @@ export function titleProblem(title: string): string | undefined {
   const trimmed = title.trim();
   if (trimmed === "") return "a title must not be empty";
   if (trimmed.length > MAX_TITLE_CHARS) return `a title must be at most ${MAX_TITLE_CHARS} characters`;
-  if (/\p{Cc}/u.test(trimmed)) return "a title must not contain control characters";
+  // As the server: controls, and the bidirectional overrides and isolates (they reorder what follows).
+  if (/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(trimmed)) return "a title must not contain control characters";
+  if (!trimmed.isWellFormed()) return "a title must not contain half a surrogate pair";
   return undefined;
 }
 

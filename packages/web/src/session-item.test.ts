@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { titleProblem } from "./session-item.ts";
+import { deleteQuestion, titleProblem } from "./session-item.ts";
 
 test("a title typed in is refused, saying why, when the server would refuse it", () => {
   assert.equal(titleProblem("  My plan "), undefined);
@@ -11,4 +11,10 @@ test("a title typed in is refused, saying why, when the server would refuse it",
   for (const bidi of ["\u202e", "\u202a", "\u2066", "\u2069"]) assert.equal(titleProblem(`a${bidi}b`), "a title must not contain control characters", JSON.stringify(bidi));
   assert.equal(titleProblem("a\ud800b"), "a title must not contain half a surrogate pair");
   assert.equal(titleProblem("a \u{1F600} b"), undefined);
+});
+
+test("deleting a session asks first, and says when that stops a run under way", () => {
+  assert.equal(deleteQuestion("My plan", "idle"), "Delete “My plan” and its conversation for good?");
+  assert.equal(deleteQuestion("My plan", "running"), "Delete “My plan” and its conversation for good? Its run under way is stopped.");
+  assert.equal(deleteQuestion("My plan", "awaiting-approval"), "Delete “My plan” and its conversation for good? Its run under way is stopped.");
 });

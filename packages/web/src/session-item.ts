@@ -25,6 +25,12 @@ export function titleProblem(title: string): string | undefined {
   return undefined;
 }
 
+/** What Delete asks before deleting: a run under way (as the list last said) is stopped with it. */
+export function deleteQuestion(title: string, status: string): string {
+  const running = status === "running" || status === "awaiting-approval";
+  return `Delete “${title}” and its conversation for good?${running ? " Its run under way is stopped." : ""}`;
+}
+
 export function sessionItem(session: SessionSummary, current: boolean, actions: SessionItemActions): HTMLElement {
   const id = session.sessionId;
   const title = session.title || id;
@@ -77,7 +83,7 @@ export function sessionItem(session: SessionSummary, current: boolean, actions: 
     const yes = h("button", { type: "button", class: "session-delete-confirm" }, "Delete");
     const no = h("button", { type: "button", class: "session-delete-keep" }, "Keep");
     const problem = h("span", { class: "session-problem", role: "alert" });
-    const ask = h("div", { class: "session-confirm" }, h("span", {}, `Delete “${title}” and its conversation for good?`), h("div", { class: "session-tools" }, yes, no), problem);
+    const ask = h("div", { class: "session-confirm" }, h("span", {}, deleteQuestion(title, session.status)), h("div", { class: "session-tools" }, yes, no), problem);
     no.addEventListener("click", () => item.replaceChildren(open, tools));
     yes.addEventListener("click", async () => {
       yes.disabled = no.disabled = true;

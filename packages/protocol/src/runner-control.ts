@@ -16,7 +16,9 @@
 //                                                           A request for a Bash call announced but not yet
 //                                                           started (its hooks, permission, checkpoint) is
 //                                                           held (200) until it starts; one that then never
-//                                                           starts is told in a notice
+//                                                           starts is told in a notice. A call waiting for
+//                                                           approval is not running: named, 409; without
+//                                                           an id, it is passed by
 //   POST /runs/:requestId/kill-shell {shellId}            → 200: the background shell is stopped | 404 (no
 //                                                           such shell, or the backend keeps none) | 409 (it
 //                                                           is not running, or the run finished)

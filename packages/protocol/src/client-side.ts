@@ -8,3 +8,4 @@ export { STREAM_CUT_NOTE, streamCutNote } from "./streamed-output.ts";
 export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
 export { leftCloseReason } from "./session-end.ts";
 export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
+export { changeCounts, diffLines, hunks, splitLines, type DiffLine } from "./line-diff.ts";

@@ -1,8 +1,10 @@
 // One tool call in the conversation: its name, what it does, its status, approve/deny while it
 // waits for approval, Background while a Bash call runs (then "in the background" once it was
-// moved there), and its output (collapsed when long, cut at MAX_OUTPUT_CHARS).
+// moved there), the lines an edit removes and adds, and its output (collapsed when long, cut at
+// MAX_OUTPUT_CHARS).
 import type { HarnessToolCall } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
+import { editDiffView } from "./edit-diff-view.ts";
 import { backgroundShell, clip, inputSummary, isLong, lineCount, MAX_OUTPUT_CHARS } from "./format.ts";
 
 export type CallActions = { approve(toolCallId: string): void; deny(toolCallId: string): void; background(toolCallId: string): void };
@@ -18,8 +20,9 @@ export function toolCallView(actions: CallActions): ToolCallView {
   const deny = h("button", { class: "deny", type: "button" }, "Deny");
   const reason = h("span", { class: "approval-reason" });
   const approval = h("div", { class: "approval", hidden: true }, approve, deny, reason);
+  const diff = editDiffView();
   const output = h("div", { class: "tool-output", hidden: true });
-  const element = h("div", { class: "tool-call" }, h("div", { class: "tool-head" }, name, input, status, background), approval, output);
+  const element = h("div", { class: "tool-call" }, h("div", { class: "tool-head" }, name, input, status, background), diff.element, approval, output);
   let id = "";
   let shownOutput: string | undefined;
   approve.addEventListener("click", () => answer(() => actions.approve(id)));
@@ -56,6 +59,7 @@ export function toolCallView(actions: CallActions): ToolCallView {
       if (waiting && approval.hidden) approve.disabled = deny.disabled = false;
       approval.hidden = !waiting;
       // The question's description is most often what the input line says already.
+      diff.update(call);
       setText(reason, why === undefined || why === inputSummary(call) ? "" : why);
       if (call.output !== shownOutput) {
         shownOutput = call.output;

@@ -4,7 +4,7 @@
 // input (old_string → new_string, the content written); where the Edit tool's output shows the
 // changed region with line numbers, the diff takes whole lines and their numbers from it.
 import { isAbsolute, relative } from "node:path";
-import { diffLines, hunks, splitLines, type DiffLine } from "./line-diff.ts";
+import { diffLines, hunks, splitLines, type DiffLine } from "@harness/protocol/client-side";
 import { cut, printable } from "./terminal-text.ts";
 
 /** A row under the summary: a line of the diff (numbered where its place in the file is known), a

@@ -6,7 +6,7 @@
 // - an edit with replace_all counts once: how many places it changed is not in its input.
 // A call whose input is not what the tool takes (it could not have run) counts nothing.
 import type { HarnessState } from "@harness/protocol";
-import { changeCounts } from "../../display/line-diff.ts";
+import { changeCounts } from "@harness/protocol/client-side";
 
 export type LinesChanged = { added: number; removed: number };
 

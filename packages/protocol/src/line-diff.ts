@@ -1,5 +1,6 @@
 // A line diff of two texts (a longest common subsequence of their lines), for showing what an edit
-// changed, and its hunks: the changes with a few unchanged lines around each.
+// changed, and its hunks: the changes with a few unchanged lines around each. Pure and browser-safe:
+// the terminal chat and the web UI show edits with it.
 
 /** One line of a diff. `oldLine` and `newLine` count from 1: for a removed line, its number in the
  * old text; for an added one, in the new; for an unchanged one, both. `undiffed`: a line of a middle

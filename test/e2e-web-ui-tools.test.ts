@@ -1,8 +1,12 @@
 // What the web UI shows of tools beyond their output, in headless Chromium against a real `harness
-// serve` with the fake model: the lines an edit removes and adds (while it waits for approval too).
+// serve` with the fake model: the lines an edit removes and adds (while it waits for approval too),
+// and the background shells, with Kill.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { webUiTesting } from "./web-ui-support.ts";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { USER, webUiTesting } from "./web-ui-support.ts";
 
 describe("the web UI's tool views", () => {
   const { harness, openUi, until, click, send, newSession, mode, replied } = webUiTesting();
@@ -49,6 +53,53 @@ describe("the web UI's tool views", () => {
     assert.equal(await page.evaluate(`${multi}.querySelector(".edit-diff summary").textContent`), "14 more lines");
     const folded = await page.evaluate<string[]>(`[...${multi}.querySelectorAll(".edit-diff details .diff-row")].map((r) => r.dataset.kind + " " + r.textContent)`);
     assert.deepEqual(folded.slice(-4), ["added + line 30", "gap …", "same   keep", "removed - gone"]);
+    assert.deepEqual(await page.evaluate(`window.violations`), []);
+    assert.deepEqual(page.console(), []);
+  });
+
+  test("background shells are listed live with their status and running time; Kill stops one during a run, and between runs the server's refusal is shown", async () => {
+    const loop = (name: string) => `echo ${name}; while [ ! -e stop-${name} ]; do sleep 0.1; done`;
+    const { server, dataDir } = await harness({
+      replies: [
+        { toolUses: [{ name: "Bash", input: { command: loop("one"), run_in_background: true } }, { name: "Bash", input: { command: loop("two"), run_in_background: true } }] },
+        { toolUses: [{ name: "Bash", input: { command: "while [ ! -e release ]; do sleep 0.1; done; exit 3" } }] },
+        { text: "all started" },
+      ],
+    });
+    const page = await openUi(`${server.url}/`);
+    const sessionId = await newSession(page);
+    const workspace = join(dataDir, "workspaces", USER, sessionId);
+    assert.equal(await page.evaluate(`document.getElementById("shells").hidden`), true);
+    await mode(page, "fullAuto");
+    await send(page, "start them");
+    await until(page, `document.querySelectorAll('#shells li[data-status="running"]').length === 2`, "two running shells listed");
+    const rows = () => page.evaluate<{ id: string; status: string; time: string; command: string; kill: boolean }[]>(`[...document.querySelectorAll("#shells li")].map((li) => ({
+      id: li.querySelector(".shell-id").textContent, status: li.querySelector(".shell-status").textContent, time: li.querySelector(".shell-time").textContent,
+      command: li.querySelector(".shell-command").textContent, kill: Boolean(li.querySelector("button.shell-kill")) }))`);
+    const [one, two] = await rows();
+    assert.match(one.id, /^[0-9a-f]{6}$/);
+    assert.deepEqual([one.command, one.status, one.kill], [loop("one"), "running", true]);
+    assert.equal(two.command, loop("two"));
+    assert.match(await page.evaluate<string>(`document.querySelector("#shells h2").textContent`), /^Background shells: 2 running of 2$/);
+    // The running time counts on with no new state.
+    await until(page, `/^[1-9]\d*s$/.test(document.querySelector("#shells .shell-time").textContent)`, "the running time to count");
+
+    // During the run Kill stops the first.
+    await until(page, `document.querySelector('.tool-call[data-status="running"]')`, "the run's foreground call");
+    await click(page, `#shells li[data-shell-id="${one.id}"] button.shell-kill`);
+    await until(page, `document.querySelector('#shells li[data-shell-id="${one.id}"]').dataset.status === "killed"`, "the first shell killed");
+    assert.equal(await page.evaluate(`Boolean(document.querySelector('#shells li[data-shell-id="${one.id}"] button.shell-kill'))`), false);
+    assert.equal(await page.evaluate(`document.querySelector(".shells-problem").textContent`), "");
+
+    // Between runs the server refuses: its reason is shown in the panel, and the shell goes on.
+    await writeFile(join(workspace, "release"), "");
+    await replied(page);
+    await click(page, `#shells li[data-shell-id="${two.id}"] button.shell-kill`);
+    await until(page, `/^kill-shell: no run is in progress/.test(document.querySelector(".shells-problem").textContent)`, "the refusal shown");
+    assert.equal(await page.evaluate(`document.querySelector('#shells li[data-shell-id="${two.id}"]').dataset.status`), "running");
+    assert.equal(await page.evaluate(`document.getElementById("problem").hidden`), true);
+    await writeFile(join(workspace, "stop-two"), "");
+    assert.equal(existsSync(join(workspace, "stop-one")), false);
     assert.deepEqual(await page.evaluate(`window.violations`), []);
     assert.deepEqual(page.console(), []);
   });

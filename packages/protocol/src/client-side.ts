@@ -9,3 +9,4 @@ export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
 export { leftCloseReason } from "./session-end.ts";
 export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export { changeCounts, diffLines, hunks, splitLines, type DiffLine } from "./line-diff.ts";
+export { shellRuntime, shellStatusText } from "./shells-text.ts";

@@ -7,7 +7,7 @@ export function shellsListing(shells: readonly BackgroundShellInfo[], name = "ta
   if (shells.length === 0) return "No background shells: Bash starts one with run_in_background, or Ctrl+B moves a running command to the background.";
   const sorted = [...shells].sort((a, b) => a.startedAt - b.startedAt);
   const running = sorted.filter((shell) => shell.status === "running").length;
-  const rows = sorted.map((shell) => [shell.id, shellStatusText(shell), runtime(shell, now), oneLine(shell.command)]);
+  const rows = sorted.map((shell) => [shell.id, shellStatusText(shell), shellRuntime(shell, now), oneLine(shell.command)]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   return [
     `Background shells: ${running} running of ${sorted.length}`,
@@ -24,7 +24,7 @@ export function shellStatusText(shell: BackgroundShellInfo): string {
 }
 
 /** How long it ran, or has run so far: 45s, 3m 05s, 2h 01m. */
-function runtime(shell: BackgroundShellInfo, now: number): string {
+export function shellRuntime(shell: BackgroundShellInfo, now = Date.now()): string {
   const seconds = Math.max(0, Math.round(((shell.endedAt ?? now) - shell.startedAt) / 1000));
   if (seconds < 60) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);

@@ -1,11 +1,13 @@
 // The open session: one client (the SDK's HarnessClient, which reconnects by itself) following it,
 // the conversation, the status line, the prompt box (Enter sends, Shift+Enter makes a new line; a
-// prompt while a run is under way steers it), Cancel (and Esc), and the permission mode.
+// prompt while a run is under way steers it), Cancel (and Esc), the permission mode, and the
+// background shells.
 import { createHarnessClient, type HarnessClient, type HarnessState } from "@harness/client";
 import { byId, setText } from "./dom.ts";
 import { conversationView } from "./conversation-view.ts";
 import type { Credentials } from "./credentials.ts";
 import { statusLine, underWay } from "./format.ts";
+import { shellsView } from "./shells-view.ts";
 
 export type SessionView = {
   open(sessionId: string): Promise<void>;
@@ -41,12 +43,14 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     background: (id) => client?.background(id),
     rewind: (id, dryRun) => client?.rewind(id, dryRun),
   });
+  const shells = shellsView(byId("shells"), (id) => client?.killShell(id));
   let wasUnderWay = false;
 
   function showState(state: HarnessState | undefined): void {
     if (!client) return;
     const atBottom = conversationBox.scrollHeight - conversationBox.scrollTop - conversationBox.clientHeight < 40;
     if (state) conversation.render(state);
+    shells.update(state);
     if (atBottom) conversationBox.scrollTop = conversationBox.scrollHeight;
     setText(status, statusLine(state, client.connection));
     status.dataset.status = client.connection === "open" ? (state?.status ?? "") : client.connection;
@@ -104,6 +108,8 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       if (error.code === "token_refused") return hooks.refused(error.message);
       // The status line says "reconnecting…" while the client tries again.
       if (error.code === "reconnect_failed" && /trying again$/.test(error.message)) return;
+      // A command's error starts with its name: a refused kill is shown by the shells.
+      if (/^kill-shell\b/.test(error.message)) return shells.problem(error.message);
       hooks.problem(error.message);
     });
   }
@@ -115,6 +121,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       client = undefined;
       wasUnderWay = false;
       conversation.clear();
+      shells.clear();
       byId("composer").hidden = true;
       setText(status, "");
       runError.hidden = true;
@@ -124,6 +131,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     async open(sessionId) {
       hooks.problem("");
       conversation.clear();
+      shells.clear();
       byId("composer").hidden = false;
       location.hash = `session=${encodeURIComponent(sessionId)}`;
       try {

@@ -138,6 +138,9 @@ export const HarnessMessageSchema = z.object({
    * showed any: grows by append-text while the message is "running", as `content` does. Not part
    * of the reply: a client that ignores it still shows the conversation whole. */
   thinking: z.string().optional(),
+  /** On a user message: it was sent while a run was under way (a steer) and joined that run, so
+   * there is no rewinding to before it alone (rewind refuses it). Absent on prompts. */
+  steer: z.literal(true).optional(),
   /** An assistant message is "running" until its run ends, then "complete", "error" (the state's
    * `error` says why) or "cancelled". User messages are "complete". */
   status: MessageStatusSchema,

@@ -22,7 +22,8 @@ test("a steer goes to the runner; when the model sees it, it follows the reply s
   await until(() => client.state!.messages.length === 4 && client.state!.messages[3].content === "Adding a test");
   const [, first, steer, rest] = client.state!.messages;
   assert.deepEqual([first.content, first.status], ["Looking", "complete"]);
-  assert.deepEqual([steer.role, steer.content, steer.status], ["user", "also add a test", "complete"]);
+  assert.deepEqual([steer.role, steer.content, steer.status, steer.steer], ["user", "also add a test", "complete", true]);
+  assert.equal(client.state!.messages[0].steer, undefined, "the prompt is no steer");
   assert.deepEqual([rest.role, rest.status], ["assistant", "running"]);
 
   run.emit({ type: "tool.started", toolName: "Write", toolUseId: "t2" }, { type: "run.completed" });

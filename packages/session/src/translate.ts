@@ -191,7 +191,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       // the steer follows it, and the rest of the run streams into a new assistant message.
       if (!event.steer || event.agentId) return { operations: [], cursor };
       const at = state.messages.length;
-      const user: HarnessMessage = { id: newId(), role: "user", content: event.text, status: "complete" };
+      const user: HarnessMessage = { id: newId(), role: "user", content: event.text, status: "complete", steer: true };
       const assistant: HarnessMessage = { id: newId(), role: "assistant", content: "", status: "running" };
       return {
         operations: [

@@ -33,7 +33,12 @@ function textView(role: HarnessMessage["role"]): TextView {
   };
 }
 
-export type ConversationView = { render(state: HarnessState): void; clear(): void };
+export type ConversationView = {
+  render(state: HarnessState): void;
+  clear(): void;
+  /** The server refused a rewind: the prompt's panel that asked says why. */
+  rewindRefused(message: string): void;
+};
 
 export function conversationView(root: HTMLElement, actions: CallActions & RewindActions): ConversationView {
   const views = new Map<string, MessageView>();
@@ -43,7 +48,8 @@ export function conversationView(root: HTMLElement, actions: CallActions & Rewin
     let view = views.get(message.id);
     if (!view) {
       const thinking = h("details", { class: "thinking", hidden: true });
-      const rewind = message.role === "user" ? rewindView(message.id, actions) : undefined;
+      // A steer joined a run under way: there is no going back to before it alone.
+      const rewind = message.role === "user" && !message.steer ? rewindView(message.id, actions) : undefined;
       const role = h("div", { class: "role" }, h("span", {}, message.role === "user" ? "you" : "assistant"), rewind?.button);
       const element = h("div", { class: "message", "data-role": message.role, "data-id": message.id }, role, thinking);
       view = { element, calls: new Map(), texts: [], thinking, rewind };
@@ -102,6 +108,9 @@ export function conversationView(root: HTMLElement, actions: CallActions & Rewin
       });
       const current = [...root.children];
       if (current.length !== elements.length || current.some((node, i) => node !== elements[i])) root.replaceChildren(...elements);
+    },
+    rewindRefused(message) {
+      for (const view of views.values()) view.rewind?.refused(message);
     },
     clear() {
       views.clear();

@@ -1,16 +1,22 @@
 // "Rewind here" on one of the user's prompts: first a dry run (the session's state then names, in
 // rewindPreview, the files a rewind would put back or remove), shown with Rewind and Keep; Rewind
 // drops the prompt and what followed and puts the files back. Refused, saying why, while a run is
-// under way (the server would refuse it too).
+// under way (the server would refuse it too); when the server refuses (no checkpoint…), its reason.
 import type { HarnessState, RewindPreview } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
 import { underWay } from "./format.ts";
 
 export type RewindActions = { rewind(messageId: string, dryRun: boolean): void };
 
-export type RewindView = { button: HTMLElement; panel: HTMLElement; update(state: HarnessState): void };
+export type RewindView = {
+  button: HTMLElement;
+  panel: HTMLElement;
+  update(state: HarnessState): void;
+  /** The server refused a rewind: shown if this view asked for one and awaits the answer. */
+  refused(message: string): void;
+};
 
-type Phase = "closed" | "asked" | "refused";
+type Phase = "closed" | "asked" | "refused" | "rewinding" | "failed";
 
 export function rewindView(messageId: string, actions: RewindActions): RewindView {
   const button = h("button", { type: "button", class: "rewind", title: "Go back to before this prompt: the conversation and the files" }, "Rewind here");
@@ -21,6 +27,7 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
   const panel = h("div", { class: "rewind-panel", hidden: true }, note, files, h("div", { class: "rewind-buttons" }, confirm, keep));
   let phase: Phase = "closed";
   let state: HarnessState | undefined;
+  let failure = "";
 
   function show(): void {
     panel.hidden = phase === "closed";
@@ -28,6 +35,8 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
     const ready = phase === "asked" && preview !== undefined;
     confirm.hidden = !ready;
     if (phase === "refused") setText(note, "A run is under way: wait for it to end, or cancel it (Esc), then rewind.");
+    else if (phase === "failed") setText(note, `The rewind was refused: ${failure}`);
+    else if (phase === "rewinding") setText(note, "Rewinding…");
     else if (phase === "asked" && !preview) setText(note, "Checking what a rewind would restore…");
     else if (ready) setText(note, preview.files.length === 0 ? "No files to put back: only the conversation goes back to before this prompt." : "Rewinding puts the conversation back to before this prompt, and these files as they were then:");
     files.replaceChildren(...(ready ? preview.files.map(fileItem) : []));
@@ -44,7 +53,7 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
   confirm.addEventListener("click", () => {
     if (underWay(state)) phase = "refused";
     else {
-      phase = "closed";
+      phase = "rewinding";
       actions.rewind(messageId, false);
     }
     show();
@@ -63,6 +72,12 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
       // Once the run is over the reason no longer holds.
       if (phase === "refused" && !underWay(state)) phase = "closed";
       if (changed) show();
+    },
+    refused(message) {
+      if (phase !== "asked" && phase !== "rewinding") return;
+      phase = "failed";
+      failure = message;
+      show();
     },
   };
 }

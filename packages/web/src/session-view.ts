@@ -37,11 +37,18 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   const runError = byId("run-error");
   const conversationBox = byId("conversation");
   let client: HarnessClient | undefined;
+  /** The prompt a rewind sent is going back to before: once gone, it is put in the prompt box. */
+  let rewound: { id: string; content: string } | undefined;
   const conversation = conversationView(conversationBox, {
     approve: (id) => client?.approve(id),
     deny: (id) => client?.deny(id, "denied in the web UI"),
     background: (id) => client?.background(id),
-    rewind: (id, dryRun) => client?.rewind(id, dryRun),
+    rewind(id, dryRun) {
+      if (!client) return;
+      const content = client.state?.messages.find((m) => m.id === id)?.content;
+      if (!dryRun && content !== undefined) rewound = { id, content };
+      client.rewind(id, dryRun);
+    },
   });
   const shells = shellsView(byId("shells"), (id) => client?.killShell(id));
   let wasUnderWay = false;
@@ -51,6 +58,11 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     const atBottom = conversationBox.scrollHeight - conversationBox.scrollTop - conversationBox.clientHeight < 40;
     if (state) conversation.render(state);
     shells.update(state);
+    if (rewound && state && !state.messages.some((m) => m.id === rewound?.id)) {
+      prompt.value = rewound.content;
+      rewound = undefined;
+      prompt.focus();
+    }
     if (atBottom) conversationBox.scrollTop = conversationBox.scrollHeight;
     setText(status, statusLine(state, client.connection));
     status.dataset.status = client.connection === "open" ? (state?.status ?? "") : client.connection;
@@ -110,6 +122,10 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       if (error.code === "reconnect_failed" && /trying again$/.test(error.message)) return;
       // A command's error starts with its name: a refused kill is shown by the shells.
       if (/^kill-shell\b/.test(error.message)) return shells.problem(error.message);
+      if (/^rewind\b/.test(error.message)) {
+        rewound = undefined;
+        return conversation.rewindRefused(error.message);
+      }
       hooks.problem(error.message);
     });
   }
@@ -120,6 +136,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       client?.close();
       client = undefined;
       wasUnderWay = false;
+      rewound = undefined;
       conversation.clear();
       shells.clear();
       byId("composer").hidden = true;
@@ -130,6 +147,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     },
     async open(sessionId) {
       hooks.problem("");
+      rewound = undefined;
       conversation.clear();
       shells.clear();
       byId("composer").hidden = false;

@@ -29,9 +29,11 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
   let state: HarnessState | undefined;
   let failure = "";
 
+  const previewOf = (of: HarnessState | undefined) => (of?.rewindPreview?.messageId === messageId ? of.rewindPreview : undefined);
+
   function show(): void {
     panel.hidden = phase === "closed";
-    const preview = state?.rewindPreview?.messageId === messageId ? state.rewindPreview : undefined;
+    const preview = previewOf(state);
     const ready = phase === "asked" && preview !== undefined;
     confirm.hidden = !ready;
     if (phase === "refused") setText(note, "A run is under way: wait for it to end, or cancel it (Esc), then rewind.");
@@ -67,11 +69,13 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
     button,
     panel,
     update(next) {
-      const changed = next !== state;
+      const before = [phase, previewOf(state)];
       state = next;
       // Once the run is over the reason no longer holds.
       if (phase === "refused" && !underWay(state)) phase = "closed";
-      if (changed) show();
+      // Called with each new state (every streamed delta) for every prompt: the panel is touched
+      // only when what it shows changed, its phase or this prompt's preview.
+      if (phase !== before[0] || previewOf(state) !== before[1]) show();
     },
     refused(message) {
       if (phase !== "asked" && phase !== "rewinding") return;

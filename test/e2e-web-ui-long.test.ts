@@ -1,0 +1,53 @@
+// The web UI on a long conversation (300 messages, a reply with many tool calls), in headless
+// Chromium against a real `harness serve` with the fake model: a streamed reply changes the page
+// only where it changed, its own text, not the prompts before it nor its finished tool calls.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { MinimalClient } from "@harness/test-utils";
+import { USER, webUiTesting } from "./web-ui-support.ts";
+
+const PROMPTS = 150;
+const CALLS = 30;
+
+describe("the web UI on a long conversation", () => {
+  const { harness, openUi, until, replied, send } = webUiTesting();
+
+  test("a reply streaming after 300 messages and 30 tool calls touches its own text only", async () => {
+    const replies = Array.from({ length: PROMPTS }, (_, i) => ({ text: `reply ${i}` }));
+    const { server, fake } = await harness({ replies });
+    const client = await MinimalClient.connect(server.url, { userId: USER, sessionId: "long" });
+    try {
+      for (let i = 0; i < PROMPTS; i++) {
+        client.send({ type: "submit", prompt: `prompt ${i}` });
+        await client.waitForState((s) => s.messages.length === 2 * (i + 1) && s.status === "idle", 15_000, `reply ${i}`);
+      }
+    } finally {
+      await client.close();
+    }
+    const page = await openUi(`${server.url}/#session=long`);
+    await until(page, `document.querySelectorAll("#conversation .message").length === ${2 * PROMPTS}`, "the conversation to show");
+    const calls = Array.from({ length: CALLS }, (_, i) => ({ name: "Read", input: { file_path: `missing-${i}.txt` } }));
+    const chunks = Array.from({ length: 60 }, (_, i) => `word${i} `);
+    fake.push({ toolUses: calls }, { text: chunks, delayMs: 15 });
+    await send(page, "read them all");
+    // Once every call has answered, the reply's text streams: record what changes in the page.
+    await until(page, `document.querySelectorAll('.tool-call[data-status="error"], .tool-call[data-status="complete"]').length === ${CALLS}`, "the calls to end");
+    await page.evaluate(`(() => {
+      window.touched = { outside: 0, calls: 0, samples: [] };
+      const box = document.getElementById("conversation");
+      new MutationObserver((records) => {
+        const last = [...box.querySelectorAll('.message[data-role="assistant"]')].pop();
+        for (const r of records) {
+          const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          if (!last.contains(node)) window.touched.outside++;
+          else if (node.closest(".tool-call")) window.touched.calls++;
+          else continue;
+          if (window.touched.samples.length < 5) window.touched.samples.push(r.type + " " + (r.attributeName ?? "") + " " + node.className);
+        }
+      }).observe(box, { subtree: true, childList: true, attributes: true, characterData: true });
+    })()`);
+    await replied(page, PROMPTS + 1);
+    const touched = await page.evaluate<{ outside: number; calls: number; samples: string[] }>(`window.touched`);
+    assert.equal(touched.outside, 0, `the messages before the reply are left alone: ${touched.samples.join("; ")}`);
+  });
+});

@@ -49,5 +49,6 @@ describe("the web UI on a long conversation", () => {
     await replied(page, PROMPTS + 1);
     const touched = await page.evaluate<{ outside: number; calls: number; samples: string[] }>(`window.touched`);
     assert.equal(touched.outside, 0, `the messages before the reply are left alone: ${touched.samples.join("; ")}`);
+    assert.equal(touched.calls, 0, `the reply's finished calls are left alone: ${touched.samples.join("; ")}`);
   });
 });

@@ -25,6 +25,8 @@ export function toolCallView(actions: CallActions): ToolCallView {
   const element = h("div", { class: "tool-call" }, h("div", { class: "tool-head" }, name, input, status, background), diff.element, approval, output);
   let id = "";
   let shownOutput: string | undefined;
+  /** What the view shows: the state shares a call that did not change, so the same object. */
+  let shown: { call: HarnessToolCall; why: string | undefined } | undefined;
   approve.addEventListener("click", () => answer(() => actions.approve(id)));
   deny.addEventListener("click", () => answer(() => actions.deny(id)));
   // Sent once: the button stays disabled until the call has ended.
@@ -41,6 +43,10 @@ export function toolCallView(actions: CallActions): ToolCallView {
   return {
     element,
     update(call, why) {
+      // A reply's text streams into the message that holds its calls: each delta updates the
+      // message, and its calls that did not change are left as they are.
+      if (shown?.call === call && shown.why === why) return;
+      shown = { call, why };
       id = call.id;
       element.dataset.status = call.status;
       element.dataset.name = call.name;

@@ -89,6 +89,13 @@ test("/rewind lists the prompts; /rewind N goes back to before prompt N", () => 
   });
   assert.deepEqual(parseChatLine("/rewind 3", withCommands), { kind: "send", command: { type: "rewind", messageId: "p3" } });
   assert.deepEqual(parseChatLine("/rewind", { status: "idle", messages: [asked("c1", "/cost"), said("r1")] }), { kind: "error", message: "nothing to rewind: the session has no prompt yet" });
+  // A steer joined the run under way (the server refuses a rewind to it): no prompt to go back to.
+  const withSteer: HarnessState = { ...state, messages: [...state.messages.slice(0, 3), { ...asked("s1", "also a test"), steer: true }, said("a2b"), said("a2")] };
+  assert.deepEqual(parseChatLine("/rewind", withSteer), {
+    kind: "info",
+    text: "/rewind N puts the conversation and the files back to how they were before prompt N:\n  1  write one\n  2  now [2Jwrite two …",
+  });
+  assert.deepEqual(parseChatLine("/rewind 3", withSteer), { kind: "error", message: "/rewind takes the number of a prompt, from 1 to 2 (/rewind alone lists them)" });
 });
 
 test("calls keep the numbers they were shown with while others are answered; an answered one is never another", () => {

@@ -270,8 +270,9 @@ function answerOldest(pending: NonNullable<HarnessState["pendingApprovals"]>, nu
 
 /** `/rewind`: the prompts to choose from; `/rewind N`: back to before prompt N (files too). */
 function rewindTo(state: HarnessState | undefined, args: string[]): ChatAction {
-  // The built-ins answered without the model (/cost, /compact …) are no prompt to go back to.
-  const prompts = (state?.messages ?? []).filter((m) => m.role === "user" && !isBuiltinCommandPrompt(m.content));
+  // The built-ins answered without the model (/cost, /compact …) are no prompt to go back to, nor a
+  // steer (it joined a run under way: the server refuses a rewind to it).
+  const prompts = (state?.messages ?? []).filter((m) => m.role === "user" && !m.steer && !isBuiltinCommandPrompt(m.content));
   if (prompts.length === 0) return { kind: "error", message: "nothing to rewind: the session has no prompt yet" };
   if (args.length === 0) {
     const list = prompts.map((m, i) => `  ${String(i + 1).padStart(String(prompts.length).length)}  ${oneLine(m.content, 70)}`);

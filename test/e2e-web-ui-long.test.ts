@@ -1,6 +1,7 @@
 // The web UI on a long conversation (300 messages, a reply with many tool calls), in headless
 // Chromium against a real `harness serve` with the fake model: a streamed reply changes the page
-// only where it changed, its own text, not the prompts before it nor its finished tool calls.
+// only where it changed, its own text, not the prompts before it, its finished tool calls or the
+// prompt box's buttons.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MinimalClient } from "@harness/test-utils";
@@ -45,10 +46,19 @@ describe("the web UI on a long conversation", () => {
           if (window.touched.samples.length < 5) window.touched.samples.push(r.type + " " + (r.attributeName ?? "") + " " + node.className);
         }
       }).observe(box, { subtree: true, childList: true, attributes: true, characterData: true });
+      window.composer = [];
+      new MutationObserver((records) => {
+        // While the reply streams (its end turns Steer back into Send).
+        const last = [...box.querySelectorAll('.message[data-role="assistant"]')].pop();
+        if (last.dataset.status !== "running") return;
+        for (const r of records) if (window.composer.length < 5) window.composer.push(r.type + " " + (r.target.id || r.target.parentElement?.id));
+      }).observe(document.getElementById("composer"), { subtree: true, childList: true, attributes: true, characterData: true });
     })()`);
     await replied(page, PROMPTS + 1);
     const touched = await page.evaluate<{ outside: number; calls: number; samples: string[] }>(`window.touched`);
     assert.equal(touched.outside, 0, `the messages before the reply are left alone: ${touched.samples.join("; ")}`);
+    // Nor the prompt box and its buttons: the reply changes none of them.
+    assert.deepEqual(await page.evaluate(`window.composer`), []);
     assert.equal(touched.calls, 0, `the reply's finished calls are left alone: ${touched.samples.join("; ")}`);
   });
 });

@@ -68,7 +68,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     status.dataset.status = client.connection === "open" ? (state?.status ?? "") : client.connection;
     const running = underWay(state);
     cancel.disabled = !running;
-    send.textContent = running ? "Steer" : "Send";
+    setText(send, running ? "Steer" : "Send");
     runError.hidden = !(state?.status === "error" && state.error);
     setText(runError, state?.error ? `the run failed: ${state.error}` : "");
     const permissionMode = state?.config?.permissionMode ?? "default";

@@ -10,3 +10,4 @@ export { leftCloseReason } from "./session-end.ts";
 export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export { changeCounts, diffLines, hunks, splitLines, type DiffLine } from "./line-diff.ts";
 export { shellRuntime, shellStatusText } from "./shells-text.ts";
+export { noticesAdded } from "./notices.ts";

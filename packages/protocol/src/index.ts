@@ -21,3 +21,4 @@ export { SESSION_END_REASONS, leftCloseReason, leftReasonOf } from "./session-en
 export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export type { SessionEndReason } from "./session-end.ts";
 export { shellsListing, shellStatusText } from "./shells-text.ts";
+export { noticesAdded } from "./notices.ts";

@@ -1,12 +1,13 @@
 // The open session: one client (the SDK's HarnessClient, which reconnects by itself) following it,
 // the conversation, the status line, the prompt box (Enter sends, Shift+Enter makes a new line; a
-// prompt while a run is under way steers it), Cancel (and Esc), the permission mode, and the
-// background shells.
+// prompt while a run is under way steers it), Cancel (and Esc), the permission mode, the
+// background shells and the notices that come meanwhile.
 import { createHarnessClient, type HarnessClient, type HarnessState } from "@harness/client";
 import { byId, setText } from "./dom.ts";
 import { conversationView } from "./conversation-view.ts";
 import type { Credentials } from "./credentials.ts";
 import { statusLine, underWay } from "./format.ts";
+import { noticesView } from "./notices-view.ts";
 import { shellsView } from "./shells-view.ts";
 
 export type SessionView = {
@@ -51,6 +52,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     },
   });
   const shells = shellsView(byId("shells"), (id) => client?.killShell(id));
+  const notices = noticesView(byId("notices"));
   let wasUnderWay = false;
 
   function showState(state: HarnessState | undefined): void {
@@ -58,6 +60,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     const atBottom = conversationBox.scrollHeight - conversationBox.scrollTop - conversationBox.clientHeight < 40;
     if (state) conversation.render(state);
     shells.update(state);
+    notices.update(state);
     if (rewound && state && !state.messages.some((m) => m.id === rewound?.id)) {
       prompt.value = rewound.content;
       rewound = undefined;
@@ -83,7 +86,10 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     hooks.problem("");
     try {
       if (underWay(client.state)) client.steer(text);
-      else client.submit(text);
+      else {
+        client.submit(text);
+        notices.newRun();
+      }
       prompt.value = "";
     } catch (error) {
       hooks.problem((error as Error).message);
@@ -139,6 +145,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       rewound = undefined;
       conversation.clear();
       shells.clear();
+      notices.clear();
       byId("composer").hidden = true;
       setText(status, "");
       runError.hidden = true;
@@ -150,6 +157,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       rewound = undefined;
       conversation.clear();
       shells.clear();
+      notices.clear();
       byId("composer").hidden = false;
       location.hash = `session=${encodeURIComponent(sessionId)}`;
       try {

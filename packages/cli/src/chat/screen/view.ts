@@ -3,7 +3,7 @@
 // approvals asked for, how the run ended), whether the state came as a delta or as a whole snapshot
 // after a reconnect, so nothing is printed twice. Replies go to stdout; everything else to stderr,
 // as `harness run` does.
-import { bashModeCommand, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
+import { bashModeCommand, noticesAdded, STREAM_CUT_NOTE, type HarnessMessage, type HarnessState, type Notice } from "@harness/protocol";
 import { createApprovalNumbering } from "../line.ts";
 import { callBody, callLabel, proposedChange } from "../../display/call-display.ts";
 import { planChoices } from "../plan.ts";
@@ -280,7 +280,7 @@ export function createChatView(
         shownMessages = messages.slice();
       }
       const notices = state.notices ?? [];
-      for (const notice of seenNotices ? added(seenNotices, notices) : []) {
+      for (const notice of seenNotices ? noticesAdded(seenNotices, notices) : []) {
         const text = printable(notice.message);
         line(notice.level === "error" ? red(`✗ ${text}`) : notice.level === "warning" ? yellow(`! ${text}`) : dim(`· ${text}`));
       }
@@ -356,15 +356,4 @@ function planOf(state: HarnessState, toolCallId: string): string | undefined {
     if (call) return typeof call.input?.plan === "string" ? call.input.plan.replace(/\r\n?/g, "\n").trim() : undefined;
   }
   return undefined;
-}
-
-/** The notices of `now` that `before` lacks. The session keeps the latest few, in order: the
- * longest end of `before` that starts `now` is what both have. */
-function added(before: readonly Notice[], now: readonly Notice[]): readonly Notice[] {
-  const same = (a: Notice, b: Notice) => a.level === b.level && a.message === b.message;
-  for (let k = Math.min(before.length, now.length); k > 0; k--) {
-    const tail = before.length - k;
-    if (now.slice(0, k).every((notice, i) => same(notice, before[tail + i]))) return now.slice(k);
-  }
-  return now;
 }

@@ -1,7 +1,7 @@
 // The open session: one client (the SDK's HarnessClient, which reconnects by itself) following it,
 // the conversation, the status line, the prompt box (Enter sends, Shift+Enter makes a new line; a
 // prompt while a run is under way steers it), Cancel (and Esc), the permission mode, the
-// background shells and the notices that come meanwhile.
+// background shells, the steers on their way and the notices that come meanwhile.
 import { createHarnessClient, type HarnessClient, type HarnessState } from "@harness/client";
 import { byId, setText } from "./dom.ts";
 import { conversationView } from "./conversation-view.ts";
@@ -9,6 +9,7 @@ import type { Credentials } from "./credentials.ts";
 import { statusLine, underWay } from "./format.ts";
 import { noticesView } from "./notices-view.ts";
 import { shellsView } from "./shells-view.ts";
+import { steersView } from "./steers-view.ts";
 
 export type SessionView = {
   open(sessionId: string): Promise<void>;
@@ -53,6 +54,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   });
   const shells = shellsView(byId("shells"), (id) => client?.killShell(id));
   const notices = noticesView(byId("notices"));
+  const steers = steersView(byId("steers"));
   let wasUnderWay = false;
 
   function showState(state: HarnessState | undefined): void {
@@ -61,6 +63,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     if (state) conversation.render(state);
     shells.update(state);
     notices.update(state);
+    steers.update(state);
     if (rewound && state && !state.messages.some((m) => m.id === rewound?.id)) {
       prompt.value = rewound.content;
       rewound = undefined;
@@ -85,8 +88,10 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     if (!client || text.trim() === "") return;
     hooks.problem("");
     try {
-      if (underWay(client.state)) client.steer(text);
-      else {
+      if (underWay(client.state)) {
+        client.steer(text);
+        steers.sent(text, client.state);
+      } else {
         client.submit(text);
         notices.newRun();
       }
@@ -146,6 +151,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       conversation.clear();
       shells.clear();
       notices.clear();
+      steers.clear();
       byId("composer").hidden = true;
       setText(status, "");
       runError.hidden = true;
@@ -158,6 +164,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       conversation.clear();
       shells.clear();
       notices.clear();
+      steers.clear();
       byId("composer").hidden = false;
       location.hash = `session=${encodeURIComponent(sessionId)}`;
       try {

@@ -129,13 +129,15 @@ describe("the web UI's actions", () => {
     await page.evaluate(`${row(doomed)}.querySelector(".session-delete-confirm").click()`);
     await until(page, `!${row(doomed)} && ${row(kept)}`, "the session gone from the list");
     await until(page, `document.getElementById("composer").hidden && document.querySelectorAll("#conversation .message").length === 0`, "the deleted session closed");
-    assert.equal(await page.evaluate(`document.getElementById("session-name").textContent`), "no session open: start one on the left");
+    assert.equal(await page.evaluate(`document.getElementById("session-name").textContent`), "no session open: start one with + New session, or open one from the list");
+    assert.equal(await page.evaluate(`document.getElementById("mode-row").hidden`), true, "no permission mode without a session");
     assert.equal(await page.evaluate(`document.getElementById("problem").hidden`), true);
     assert.equal(await page.evaluate("location.hash"), "");
     assert.deepEqual((await fetch(`${server.url}/sessions?userId=${USER}`).then((r) => r.json())).map((s: { sessionId: string }) => s.sessionId), [kept]);
     // The other session still opens.
     await page.evaluate(`${row(kept)}.querySelector("button.session").click()`);
     await until(page, `!document.getElementById("composer").hidden && document.getElementById("status").dataset.status === "idle"`, "the other session open");
+    assert.equal(await page.evaluate(`document.getElementById("mode-row").hidden`), false);
     assert.deepEqual(page.console(), []);
   });
 });

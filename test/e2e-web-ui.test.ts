@@ -45,6 +45,10 @@ describe("the web UI", () => {
     const ui = await openUi(`${server.url}/`);
     await until(ui, `!document.getElementById("app").hidden`, "the app to show");
     assert.equal(await text(ui, "#user"), USER, "a server without a token offers its user");
+    // No session yet: the page says how to start one, and offers nothing that needs one.
+    await until(ui, `document.getElementById("session-name").textContent !== ""`, "the page to say what to do");
+    assert.equal(await text(ui, "#session-name"), "no session open: start one with + New session, or open one from the list");
+    assert.deepEqual(await ui.evaluate(`["composer", "mode-row"].map((id) => document.getElementById(id).hidden)`), [true, true]);
     assert.deepEqual(ui.console(), []);
     assert.deepEqual(await ui.evaluate("window.violations"), []);
 

@@ -153,6 +153,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       notices.clear();
       steers.clear();
       byId("composer").hidden = true;
+      byId("mode-row").hidden = true;
       setText(status, "");
       runError.hidden = true;
       history.replaceState(history.state, "", location.pathname + location.search);
@@ -166,6 +167,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       notices.clear();
       steers.clear();
       byId("composer").hidden = false;
+      byId("mode-row").hidden = false;
       location.hash = `session=${encodeURIComponent(sessionId)}`;
       try {
         if (client) {

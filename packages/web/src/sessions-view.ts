@@ -87,7 +87,7 @@ export function sessionsView(api: SessionsApi, hooks: SessionsHooks): SessionsVi
         if (button.dataset.sessionId === sessionId) button.setAttribute("aria-current", "true");
         else button.removeAttribute("aria-current");
       }
-      setText(byId("session-name"), sessionId === undefined ? "no session open: start one on the left" : (titles.get(sessionId) ?? sessionId));
+      setText(byId("session-name"), sessionId === undefined ? "no session open: start one with + New session, or open one from the list" : (titles.get(sessionId) ?? sessionId));
     },
   };
   return view;

@@ -70,6 +70,10 @@ describe("the web UI", () => {
     });
     const page = await openUi(`${server.url}/`);
     const sessionId = await newSession(page);
+    // Not asked anything yet, it is a new session (its id in its tooltip), not a row of hex.
+    await until(page, `document.getElementById("session-name").textContent === "new session"`, "the new session named so");
+    assert.equal(await page.evaluate(`document.getElementById("session-name").title`), sessionId);
+    assert.deepEqual(await page.evaluate(`(() => { const row = document.querySelector('button.session[data-session-id="${sessionId}"]'); return [row.querySelector(".session-title").textContent, row.title]; })()`), ["new session", sessionId]);
     await page.evaluate(`(() => { const mode = document.getElementById("mode"); mode.value = "fullAuto"; mode.dispatchEvent(new Event("change")); })()`);
     await until(page, `document.getElementById("mode").value === "fullAuto"`, "the mode to stay");
     await send(page, "what is six times seven?");
@@ -83,6 +87,7 @@ describe("the web UI", () => {
     await until(page, `document.getElementById("status").textContent.startsWith("idle")`, "the status line to say idle");
     // The session is in the list with its messages, and reopens from the address.
     await until(page, `document.querySelector('button.session[data-session-id="${sessionId}"] .session-meta')?.textContent.includes("2 messages")`, "the list to count the messages");
+    assert.equal(await page.evaluate(`document.querySelector('button.session[data-session-id="${sessionId}"] .session-title').textContent`), "what is six times seven?", "titled after its first prompt");
     const again = await openUi(`${server.url}/#session=${sessionId}`);
     await until(again, `document.querySelector('#conversation .message[data-role="assistant"] .tool-output')`, "the conversation reopened");
     assert.deepEqual(await lastReply(again), reply);

@@ -31,12 +31,15 @@ export function deleteQuestion(title: string, status: string): string {
   return `Delete “${title}” and its conversation for good?${running ? " Its run under way is stopped." : ""}`;
 }
 
+/** What a session without a title (no prompt yet) is called; its id is its tooltip. */
+export const UNTITLED = "new session";
+
 export function sessionItem(session: SessionSummary, current: boolean, actions: SessionItemActions): HTMLElement {
   const id = session.sessionId;
-  const title = session.title || id;
+  const title = session.title || UNTITLED;
   const open = h(
     "button",
-    { type: "button", class: "session", "data-session-id": id, "aria-current": current ? "true" : undefined },
+    { type: "button", class: "session", "data-session-id": id, title: id, "aria-current": current ? "true" : undefined },
     h("span", { class: "session-title" }, title),
     h("span", { class: "session-meta" }, `${session.status} · ${session.messageCount} message${session.messageCount === 1 ? "" : "s"}`),
   );

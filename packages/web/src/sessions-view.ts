@@ -2,7 +2,7 @@
 // or deleted from its row (session-item.ts); a button to start a new one; the one open marked.
 import type { SessionsApi } from "@harness/client";
 import { byId, h, setText } from "./dom.ts";
-import { sessionItem } from "./session-item.ts";
+import { sessionItem, UNTITLED } from "./session-item.ts";
 
 export type SessionsView = { refresh(): Promise<void>; mark(sessionId: string | undefined): void };
 
@@ -19,6 +19,9 @@ export function sessionsView(api: SessionsApi, hooks: SessionsHooks): SessionsVi
   const newButton = byId<HTMLButtonElement>("new-session");
   let current: string | undefined;
   const titles = new Map<string, string>();
+  /** The sessions of the last listing: one of them without a title is a new one, not yet asked anything. */
+  let listed = new Set<string>();
+  const label = (sessionId: string) => titles.get(sessionId) ?? (listed.has(sessionId) ? UNTITLED : sessionId);
   let refreshing: Promise<void> | undefined;
   let again = false;
 
@@ -56,7 +59,8 @@ export function sessionsView(api: SessionsApi, hooks: SessionsHooks): SessionsVi
     try {
       const sessions = await api.list();
       for (const session of sessions) if (session.title) titles.set(session.sessionId, session.title);
-      if (current) setText(byId("session-name"), titles.get(current) ?? current);
+      listed = new Set(sessions.map((session) => session.sessionId));
+      if (current) setText(byId("session-name"), label(current));
       // A row being renamed or asking to delete is kept as it is.
       const busy = new Map([...list.querySelectorAll<HTMLElement>("li:has(form, .session-confirm)")].map((li) => [li.dataset.sessionId, li]));
       list.replaceChildren(...sessions.map((session) => busy.get(session.sessionId) ?? sessionItem(session, session.sessionId === current, actions)));
@@ -87,7 +91,8 @@ export function sessionsView(api: SessionsApi, hooks: SessionsHooks): SessionsVi
         if (button.dataset.sessionId === sessionId) button.setAttribute("aria-current", "true");
         else button.removeAttribute("aria-current");
       }
-      setText(byId("session-name"), sessionId === undefined ? "no session open: start one with + New session, or open one from the list" : (titles.get(sessionId) ?? sessionId));
+      byId("session-name").title = sessionId ?? "";
+      setText(byId("session-name"), sessionId === undefined ? "no session open: start one with + New session, or open one from the list" : label(sessionId));
     },
   };
   return view;

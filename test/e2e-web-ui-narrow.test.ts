@@ -1,5 +1,6 @@
 // The web UI in a narrow window (a phone's width), in headless Chromium against a real `harness
-// serve` with the fake model: the conversation gets the window's width, nothing runs off its side.
+// serve` with the fake model: the conversation gets the window's width, nothing runs off its side,
+// and what a mouse finds by hovering shows on a touch screen.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { webUiTesting } from "./web-ui-support.ts";
@@ -25,5 +26,16 @@ describe("the web UI in a narrow window", () => {
       assert.ok(left >= 0 && right <= 400, `${selector} is inside the window (${left}–${right})`);
     }
     assert.equal(await page.evaluate(`document.documentElement.scrollWidth`), 400, "nothing runs off the window's side");
+  });
+
+  test("on a touch screen, which has no hover, a session's Rename and Delete are shown without one", async () => {
+    const { server } = await harness({ replies: [] });
+    const page = await openUi(`${server.url}/`);
+    await newSession(page);
+    const opacity = `getComputedStyle(document.querySelector("#sessions li > .session-tools")).opacity`;
+    // Not focused either (focus shows them too).
+    await page.evaluate(`document.activeElement.blur()`);
+    await page.send("Emulation.setEmulatedMedia", { features: [{ name: "hover", value: "none" }] });
+    assert.equal(await page.evaluate(opacity), "1");
   });
 });

@@ -243,6 +243,19 @@ test("approval requests and answers move a call and the session between running 
   assert.deepEqual(denied.state.messages[3].toolCalls?.[0], { id: "t1", name: "Bash", status: "denied", output: "denied: no", textOffset: 0 });
 });
 
+test("a call whose approval is asked for before it is announced stays one call, waiting for approval", () => {
+  const { state, batches } = play(
+    running(),
+    { type: "approval.requested", toolUseId: "t1", toolName: "Write", description: "b.txt", input: { file_path: "b.txt" } },
+    { type: "tool.started", toolName: "Write", toolUseId: "t1", input: { file_path: "b.txt", content: "b" } },
+  );
+  assert.deepEqual(batches[1], []);
+  assert.deepEqual(state.messages[3].toolCalls, [{ id: "t1", name: "Write", status: "awaiting-approval", textOffset: 0, input: { file_path: "b.txt" } }]);
+  const bare = play(running(), { type: "approval.requested", toolUseId: "t2", toolName: "Bash", description: "ls" }, { type: "tool.started", toolName: "Bash", toolUseId: "t2", input: { command: "ls" } });
+  assert.deepEqual(bare.state.messages[3].toolCalls, [{ id: "t2", name: "Bash", status: "awaiting-approval", textOffset: 0, input: { command: "ls" } }]);
+  assert.equal(bare.state.status, "awaiting-approval");
+});
+
 test("mode.changed writes the run's new mode into the session's configuration, in the wire's words", () => {
   const fresh = play(running(), { type: "mode.changed", permissionMode: "default" });
   assert.deepEqual(fresh.state.config, { permissionMode: "default" });

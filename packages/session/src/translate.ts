@@ -124,6 +124,14 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
     }
 
     case "tool.started": {
+      // A call whose approval was asked for before it was announced is held already: it stays one
+      // call (in the state it is in), given its input when the request had none.
+      const j = findCall(message, event.toolUseId);
+      if (j >= 0) {
+        const held = message.toolCalls![j];
+        if (held.input !== undefined || event.input === undefined) return { operations: [], cursor };
+        return { operations: [{ type: "set", path: messagePath(i, "toolCalls", String(j), "input"), value: event.input as JSONValue }], cursor };
+      }
       const call = toolCall(event, message.content.length) as unknown as JSONValue;
       const next = afterOther(message, { ...cursor, afterTool: true });
       return { operations: [appendTo(messagePath(i, "toolCalls"), message.toolCalls, call)], cursor: next };

@@ -4,6 +4,7 @@
 // as text, a server with a token, and HARNESS_WEB_UI=0.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { startHarnessServer, waitFor } from "@harness/test-utils";
 import { USER, webUiTesting } from "./web-ui-support.ts";
 
 describe("the web UI", () => {
-  const { harness, openUi, until, text, click, send, key, newSession, lastReply, cleanups } = webUiTesting();
+  const { harness, openUi, until, text, click, send, key, newSession, lastReply, replied, cleanups } = webUiTesting();
 
   test("GET / serves the page under a strict policy, its script named by its hash, and harness serve prints its URL", async () => {
     const { server } = await harness({});
@@ -92,6 +93,28 @@ describe("the web UI", () => {
     await until(again, `document.querySelector('#conversation .message[data-role="assistant"] .tool-output')`, "the conversation reopened");
     assert.deepEqual(await lastReply(again), reply);
     assert.deepEqual(page.console(), []);
+  });
+
+  test("from the keyboard: a question for approval takes the focus from the empty prompt box, Enter approves, and the box has it back", async () => {
+    const { server, dataDir } = await harness({
+      replies: [{ toolUses: [{ name: "Write", input: { file_path: "a.txt", content: "a\n" } }] }, { toolUses: [{ name: "Write", input: { file_path: "b.txt", content: "b\n" } }] }, { text: "both" }],
+    });
+    const page = await openUi(`${server.url}/`);
+    const sessionId = await newSession(page);
+    await send(page, "write a");
+    await until(page, `document.activeElement?.classList.contains("approve")`, "Approve to have the focus");
+    await page.send("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13, text: "\r" });
+    await page.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+    // The next question takes the focus too; the user may go back to the box to type, and keeps it.
+    await until(page, `document.querySelectorAll('.tool-call[data-status="awaiting-approval"]').length === 1 && document.querySelectorAll('.tool-call[data-status="complete"]').length === 1`, "the second question");
+    assert.ok(existsSync(join(dataDir, "workspaces", USER, sessionId, "a.txt")));
+    await until(page, `document.activeElement?.classList.contains("approve")`, "Approve of the second call to have the focus");
+    await page.evaluate(`document.getElementById("prompt").focus()`);
+    await page.send("Input.insertText", { text: "half typed" });
+    await page.evaluate(`document.querySelector('.tool-call[data-status="awaiting-approval"] .approve').click()`);
+    await replied(page);
+    assert.equal(await page.evaluate(`document.activeElement.id`), "prompt");
+    assert.equal(await page.evaluate(`document.getElementById("prompt").value`), "half typed");
   });
 
   test("a Write in the default permission mode shows Approve and Deny, and approving completes the run", async () => {

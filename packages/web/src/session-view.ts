@@ -70,6 +70,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       prompt.focus();
     }
     if (atBottom) conversationBox.scrollTop = conversationBox.scrollHeight;
+    focusApproval(state);
     setText(status, statusLine(state, client.connection));
     status.dataset.status = client.connection === "open" ? (state?.status ?? "") : client.connection;
     const running = underWay(state);
@@ -81,6 +82,21 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     if (document.activeElement !== mode && MODES.has(permissionMode)) mode.value = permissionMode;
     if (running !== wasUnderWay) hooks.changed();
     wasUnderWay = running;
+  }
+
+  /** From the keyboard as from the mouse: a new question for approval takes the focus from an
+   * empty prompt box (Enter approves, Tab reaches Deny); once none is left, the prompt box has it
+   * back. Not while something is typed there, or anything else has the focus. */
+  let asked = new Set<string>();
+  function focusApproval(state: HarnessState | undefined): void {
+    const waiting = (state?.pendingApprovals ?? []).map((p) => p.toolCallId);
+    const fresh = waiting.some((id) => !asked.has(id));
+    const wasAsking = asked.size > 0;
+    asked = new Set(waiting);
+    const idle = document.activeElement === document.body || document.activeElement === null;
+    const approve = conversationBox.querySelector<HTMLButtonElement>('.tool-call[data-status="awaiting-approval"] .approve:not(:disabled)');
+    if (fresh && approve && (idle || (document.activeElement === prompt && prompt.value === ""))) approve.focus();
+    else if (wasAsking && waiting.length === 0 && (idle || conversationBox.contains(document.activeElement))) prompt.focus();
   }
 
   function submit(): void {
@@ -148,6 +164,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       client = undefined;
       wasUnderWay = false;
       rewound = undefined;
+      asked = new Set();
       conversation.clear();
       shells.clear();
       notices.clear();
@@ -162,6 +179,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     async open(sessionId) {
       hooks.problem("");
       rewound = undefined;
+      asked = new Set();
       conversation.clear();
       shells.clear();
       notices.clear();

@@ -59,8 +59,8 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       if (body.permissionMode !== undefined && before > 0) {
         await new Promise((resolve) => setImmediate(resolve));
         const waiting = run.approvals.pending().length;
-        if (waiting > 0 && !run.log.ended) {
-          run.log.append({
+        if (waiting > 0) {
+          run.event({
             type: "notice",
             level: "info",
             message: `The ${waiting === 1 ? "call" : `${waiting} calls`} already waiting for approval ${waiting === 1 ? "needs" : "need"} an answer still: the new permission mode does not decide ${waiting === 1 ? "it" : "them"}.`,

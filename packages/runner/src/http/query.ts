@@ -92,6 +92,8 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
     const unmoved = follows ? run.backgrounds.observe(event) : undefined;
     if (unmoved !== undefined) changes.emit(notice(unmoved));
   };
+  // Approvals and controls' notices go the same way, behind a report of changed files still being made.
+  run.routeEvents(emit);
 
   const ctx: BackendContext = {
     signal: run.controller.signal,
@@ -132,6 +134,7 @@ async function execute(run: Run, query: RunnerQuery, history: RunHistory, backen
   }
   const changedFiles = await changes.end();
   finished = true;
+  run.routeEvents(undefined);
   try {
     const last = lastEvent(outcome, history, deps.transcripts, query.transcriptAdded === true, unread, changedFiles);
     run.log.append(last.whole, last.added);

@@ -1,5 +1,6 @@
 // The runs a runner knows: the one in flight and, for a while after they end, the last few, so that
 // a session that lost its stream can still re-attach and read the tail.
+import type { AgentEvent } from "@harness/protocol";
 import { createEventLog, type EventLog, type EventLogLimits } from "./event-log.ts";
 import { createBackgrounds, type Backgrounds } from "./backgrounds.ts";
 import { createAgentStops, createApprovals, createConfigureHub, createShellKills, createSteerQueue, createTodoSets, type AgentStops, type Approvals, type ConfigureHub, type ShellKills, type SteerQueue, type TodoSets } from "./controls.ts";
@@ -15,6 +16,13 @@ export type Run = {
   readonly todoSets: TodoSets;
   readonly backgrounds: Backgrounds;
   readonly shellKills: ShellKills;
+  /** Passes an event of the run from outside its backend (an approval's request and answer, a
+   * notice of a control) on where the backend's events go, in order with them. */
+  event(event: AgentEvent): void;
+  /** Where event() sends from now on: the query's execution sends them through the reports of
+   * changed files, which hold the events after a report back until it is made. Until then, and
+   * once the run has finished, they go straight to the log (while it takes them). */
+  routeEvents(to: ((event: AgentEvent) => void) | undefined): void;
   /** Resolves once the run has ended (its last event is in the log). */
   readonly settled: Promise<void>;
   /** Set once the run has ended. */
@@ -63,9 +71,11 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
       const log = createEventLog(options.limits);
       let settle!: () => void;
       const settled = new Promise<void>((resolve) => (settle = resolve));
-      const approvals = createApprovals((event) => {
+      const toLog = (event: AgentEvent) => {
         if (!log.ended) log.append(event);
-      }, controller.signal);
+      };
+      let route = toLog;
+      const approvals = createApprovals((event) => route(event), controller.signal);
       const run: Run = {
         requestId: requestId ?? crypto.randomUUID(),
         controller,
@@ -77,6 +87,8 @@ export function createRunRegistry(options: { retention?: RunRetention; limits?: 
         todoSets: createTodoSets(),
         backgrounds: createBackgrounds(() => approvals.pending()),
         shellKills: createShellKills(),
+        event: (event) => route(event),
+        routeEvents: (to) => (route = to ?? toLog),
         settled,
       };
       settles.set(run, settle);

@@ -20,5 +20,5 @@ export { idProblem, ID_PATTERN, ID_RULE, DOT_ID_RULE } from "./ids.ts";
 export { SESSION_END_REASONS, leftCloseReason, leftReasonOf } from "./session-end.ts";
 export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export type { SessionEndReason } from "./session-end.ts";
-export { shellsListing, shellStatusText } from "./shells-text.ts";
+export { MAX_LISTED_SHELLS, shellsListing, shellStatusText } from "./shells-text.ts";
 export { noticesAdded } from "./notices.ts";

@@ -12,7 +12,8 @@ import { z } from "zod";
 import { RegisteredToolsSchema } from "./registered-tools.ts";
 import { idOfAtMost, MAX_ID_CHARS, RunnerPermissionModeSchema } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
-import { BackgroundShellSchema, ChangedFilesSchema, ConversationSpentSchema, MAX_LISTED_SHELLS, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
+import { BackgroundShellSchema, ChangedFilesSchema, ConversationSpentSchema, MAX_TURNS_LIMIT, RunAvailableSchema, UsageSchema } from "./wire.ts";
+import { MAX_LISTED_SHELLS } from "./shells-text.ts";
 
 /** A message of the model conversation, in Anthropic Messages form. The session keeps the
  * transcript and sends it back as `history`; the runner may keep the last one it returned too (see

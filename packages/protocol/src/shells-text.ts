@@ -2,6 +2,9 @@
 // between runs, and a client's own listing of the state's `shells` while a run goes on.
 import type { BackgroundShellInfo } from "./wire.ts";
 
+/** The most shells one list holds (the runner forgets old finished ones long before). */
+export const MAX_LISTED_SHELLS = 200;
+
 /** The listing, with the hint for `/<name> kill <id>`; `now`: ms since the epoch. */
 export function shellsListing(shells: readonly BackgroundShellInfo[], name = "tasks", now = Date.now()): string {
   if (shells.length === 0) return "No background shells: Bash starts one with run_in_background, or Ctrl+B moves a running command to the background.";

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MAX_COMMANDS_PER_FRAME, MAX_TURNS_LIMIT } from "./limits.ts";
 import { FileChangeSchema, MAX_DENY_REASON_CHARS } from "./runner-control.ts";
 import { wellFormedText } from "./well-formed.ts";
+import { MAX_LISTED_SHELLS } from "./shells-text.ts";
 
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 export const JSONValueSchema: z.ZodType<JSONValue> = z.lazy(() =>
@@ -195,8 +196,6 @@ export const BackgroundShellSchema = z.object({
   exitCode: z.number().int().optional(),
 });
 export type BackgroundShellInfo = z.infer<typeof BackgroundShellSchema>;
-/** The most shells one list holds (the runner forgets old finished ones long before). */
-export const MAX_LISTED_SHELLS = 200;
 
 export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
 /** `reason`: why the call asks, when a hook or an ask rule made it ask (for the question). */

@@ -1,6 +1,7 @@
 // /tasks (Claude Code's, which /bashes also names): the conversation's background shells, those
 // run_in_background started and those the user moved to the background, and `kill <id>` to stop one.
-import { shellsListing, shellStatusText, type KillShellAnswer } from "@harness/protocol";
+import type { KillShellAnswer } from "@harness/protocol";
+import { shellsListing, shellStatusText } from "@harness/protocol/shells";
 import { killShell } from "../../tools/shell/background-shells.ts";
 import { shellList } from "../../tools/shell/shells-watch.ts";
 import type { ToolState } from "../../tools/state.ts";

@@ -1,7 +1,8 @@
 // Who hears of changes to a conversation's background shells (one started or moved to the
 // background, one ended or killed): a run reports the list as shells.changed while it goes on, so
 // that every client of the session shows the shells live (see RunAgentOptions.onKillShell).
-import { MAX_LISTED_SHELLS, type BackgroundShellInfo } from "@harness/protocol";
+import type { BackgroundShellInfo } from "@harness/protocol";
+import { MAX_LISTED_SHELLS } from "@harness/protocol/shells";
 import type { BackgroundShell } from "./background-shells.ts";
 
 type Shells = ReadonlyMap<string, BackgroundShell>;

@@ -58,11 +58,17 @@ export const handle =
     try {
       return await fn(c);
     } catch (error) {
-      if (error instanceof BadRequest) return answerError(c, new ApiError(error.status, codeOfStatus(error.status), error.message));
-      if (error instanceof ApiError) return answerError(c, error);
+      const refused = refusal(error);
+      if (refused instanceof ApiError) return answerError(c, refused);
       throw error;
     }
   };
+
+/** `error` as the API answers it: a BadRequest of the sessions API's checks (a query, a body) made
+ * an ApiError of its status, naming `operation` when given; anything else as it is. */
+export function refusal(error: unknown, operation?: string): unknown {
+  return error instanceof BadRequest ? new ApiError(error.status, codeOfStatus(error.status), error.message, operation) : error;
+}
 
 /** The harness the path names (`id`, else its :harnessId), which must be this one. */
 export function harnessOf(c: Context, id = c.req.param("harnessId")): void {

@@ -9,9 +9,8 @@
 // session there is no archive: these routes answer 409 auto_memory_disabled naming the setting.
 import type { Context } from "hono";
 import { z } from "zod";
-import { BadRequest, bodyOf, check } from "../sessions/api.ts";
-import { ApiError, codeOfStatus } from "./errors.ts";
-import { H, handle, queryOf, type OpenHarness } from "./common.ts";
+import { bodyOf, check } from "../sessions/api.ts";
+import { H, handle, queryOf, refusal, type OpenHarness } from "./common.ts";
 import { archiveDir } from "./memory-archive-place.ts";
 import { addEntries, CONTENT_MAX_CHARS, isoDate, METADATA_MAX_BYTES, readArchive, shownEntry } from "./memory-archive.ts";
 import { inTurn } from "./one-at-a-time.ts";
@@ -47,7 +46,7 @@ async function naming<T>(operation: string, work: () => Promise<T> | T): Promise
   try {
     return await work();
   } catch (error) {
-    throw error instanceof BadRequest ? new ApiError(error.status, codeOfStatus(error.status), error.message, operation) : error;
+    throw refusal(error, operation);
   }
 }
 

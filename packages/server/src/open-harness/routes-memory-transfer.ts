@@ -12,7 +12,7 @@ import { z } from "zod";
 import { BadRequest, bodyOf, check } from "../sessions/api.ts";
 import { refuseEchoedSecrets } from "./echoed-secrets.ts";
 import { ApiError } from "./errors.ts";
-import { H, handle, type OpenHarness } from "./common.ts";
+import { H, handle, refusal, type OpenHarness } from "./common.ts";
 import { formOf } from "./multipart.ts";
 import { archiveDir, autoMemoryDir } from "./memory-archive-place.ts";
 import { addEntries, isoDate, readArchive, type NewEntry } from "./memory-archive.ts";
@@ -43,7 +43,7 @@ function checked<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   try {
     return check(schema, value, where);
   } catch (error) {
-    throw error instanceof BadRequest ? new ApiError(400, "invalid_request", error.message, IMPORT) : error;
+    throw refusal(error, IMPORT);
   }
 }
 

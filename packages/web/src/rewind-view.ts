@@ -44,22 +44,17 @@ export function rewindView(messageId: string, actions: RewindActions): RewindVie
     files.replaceChildren(...(ready ? preview.files.map(fileItem) : []));
   }
 
-  button.addEventListener("click", () => {
+  /** Asks for a dry run (`asked`) or the rewind itself (`rewinding`), unless a run is under way. */
+  const rewindOn = (next: "asked" | "rewinding") => () => {
     if (underWay(state)) phase = "refused";
     else {
-      phase = "asked";
-      actions.rewind(messageId, true);
+      phase = next;
+      actions.rewind(messageId, next === "asked");
     }
     show();
-  });
-  confirm.addEventListener("click", () => {
-    if (underWay(state)) phase = "refused";
-    else {
-      phase = "rewinding";
-      actions.rewind(messageId, false);
-    }
-    show();
-  });
+  };
+  button.addEventListener("click", rewindOn("asked"));
+  confirm.addEventListener("click", rewindOn("rewinding"));
   keep.addEventListener("click", () => {
     phase = "closed";
     show();

@@ -157,20 +157,25 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     });
   }
 
+  /** Drops what the page shows of the session open until now; `closed`: none is open after. */
+  function forget(closed: boolean): void {
+    rewound = undefined;
+    asked = new Set();
+    conversation.clear();
+    shells.clear();
+    notices.clear();
+    steers.clear();
+    byId("composer").hidden = closed;
+    byId("mode-row").hidden = closed;
+  }
+
   return {
     current: () => client?.sessionId,
     close() {
       client?.close();
       client = undefined;
       wasUnderWay = false;
-      rewound = undefined;
-      asked = new Set();
-      conversation.clear();
-      shells.clear();
-      notices.clear();
-      steers.clear();
-      byId("composer").hidden = true;
-      byId("mode-row").hidden = true;
+      forget(true);
       setText(status, "");
       runError.hidden = true;
       history.replaceState(history.state, "", location.pathname + location.search);
@@ -178,14 +183,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     },
     async open(sessionId) {
       hooks.problem("");
-      rewound = undefined;
-      asked = new Set();
-      conversation.clear();
-      shells.clear();
-      notices.clear();
-      steers.clear();
-      byId("composer").hidden = false;
-      byId("mode-row").hidden = false;
+      forget(false);
       location.hash = `session=${encodeURIComponent(sessionId)}`;
       try {
         if (client) {

@@ -163,3 +163,24 @@ test("text with a lone surrogate and a model id with spaces or controls are refu
     ],
   );
 });
+
+test("background and kill-shell with a missing, mistyped or overlong id are refused naming the field; the frame's other commands still parse", () => {
+  const { commands, errors } = parseClientFrame(
+    JSON.stringify({
+      type: "commands",
+      commands: [
+        { type: "kill-shell" },
+        { type: "kill-shell", shellId: 7 },
+        { type: "background", toolCallId: "x".repeat(1000) },
+        { type: "background", toolCallId: "t1", extra: true },
+        { type: "cancel" },
+      ],
+    }),
+  );
+  assert.deepEqual(commands.map((c) => c.command.type), ["cancel"]);
+  assert.deepEqual(errors.map((e) => e.command), [0, 1, 2, 3]);
+  assert.match(errors[0].message, /shellId/);
+  assert.match(errors[1].message, /shellId/);
+  assert.match(errors[2].message, /toolCallId/);
+  assert.match(errors[3].message, /extra/);
+});

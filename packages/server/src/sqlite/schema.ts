@@ -111,6 +111,11 @@ CREATE TABLE IF NOT EXISTS conformance_runs (
   record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS conformance_runs_by_user ON conformance_runs (user_id, run_at);
+CREATE TABLE IF NOT EXISTS registered_harnesses (
+  harness_id TEXT NOT NULL PRIMARY KEY,
+  record TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS deltas (
   user_id TEXT NOT NULL,
   session_id TEXT NOT NULL,
@@ -129,7 +134,9 @@ ${FEED_EVENTS_SCHEMA}`;
 // (sqlite/registered-tools.ts): a row per tool a program registered for a session; and
 // conformance_runs (sqlite/conformance-runs.ts): a row per conformance run a user made, the last 50;
 // and feed_events (sqlite/feed-events.ts): a row per event of the Open Harness event feed other than
-// an execution's start or end, the last 7 days' and at most 10,000 a user.
+// an execution's start or end, the last 7 days' and at most 10,000 a user; and registered_harnesses
+// (sqlite/registered-harnesses.ts): a row per harness the administrator registered with this
+// server's Open Harness registry.
 //
 // A session's transcript is sessions.transcript (written whole now and then) followed by the
 // messages runs added since, a transcript_tails row each (position: the index of its first message):

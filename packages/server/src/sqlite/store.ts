@@ -18,6 +18,7 @@ import { createWebhookStore, type WebhookStore } from "./webhooks.ts";
 import { createMcpApprovalStore, type McpApprovalStore } from "./mcp-approvals.ts";
 import { createRegisteredToolStore, type RegisteredToolStore } from "./registered-tools.ts";
 import { createConformanceRunStore, type ConformanceRunStore } from "./conformance-runs.ts";
+import { createRegisteredHarnessStore, type RegisteredHarnessStore } from "./registered-harnesses.ts";
 import { createWebhookOutbox, type WebhookOutbox } from "./webhook-outbox.ts";
 import { createFeedRows, type FeedRows } from "./feed-events.ts";
 import { MAIN_BUSY_MS } from "./locked.ts";
@@ -74,6 +75,8 @@ export type SqliteDatabase = {
   registeredTools: RegisteredToolStore;
   /** The Open Harness API's conformance runs, the last ones of each user. */
   conformanceRuns: ConformanceRunStore;
+  /** The harnesses registered with the Open Harness registry (the server's, not a user's). */
+  registeredHarnesses: RegisteredHarnessStore;
   /** The webhook deliveries not yet done. */
   webhookOutbox: WebhookOutbox;
   /** The Open Harness event feed's events other than executions' starts and ends. */
@@ -280,6 +283,7 @@ export function openSqliteDatabase(path: string, options: { onError?: (error: un
     mcpApprovals: createMcpApprovalStore(db),
     registeredTools: createRegisteredToolStore(db),
     conformanceRuns: createConformanceRunStore(db),
+    registeredHarnesses: createRegisteredHarnessStore(db),
     webhookOutbox: createWebhookOutbox(db),
     feedEvents: createFeedRows(db),
     transactions: () => writer.transactions(),

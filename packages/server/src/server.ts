@@ -278,6 +278,7 @@ export async function startServer(options: ServerOptions = {}): Promise<HarnessS
       mcpApprovals: db.mcpApprovals,
       registeredTools: db.registeredTools,
       conformanceRuns: db.conformanceRuns,
+      registeredHarnesses: db.registeredHarnesses,
       selfUrl: () => selfUrl,
       webhooks: { store: db.webhooks, outbox: db.webhookOutbox, allowPrivate: config.webhooksAllowPrivate, retryBaseMs: config.webhooksRetryBaseMs },
       workDirOf: workspaceOf,

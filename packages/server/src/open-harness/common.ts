@@ -9,6 +9,7 @@ import type { SpawnedSubagents } from "./spawned-subagents.ts";
 import type { ToolInvoker } from "./tool-invoke.ts";
 import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
 import type { RegisteredToolStore } from "../sqlite/registered-tools.ts";
+import type { RegisteredHarnessStore } from "../sqlite/registered-harnesses.ts";
 import type { McpProber } from "./mcp-probe.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
@@ -46,6 +47,8 @@ export type OpenHarness = {
   registeredTools: { store: RegisteredToolStore; allowPrivate: boolean };
   /** A session's MCP servers started on its runner and asked (mcp-probe.ts). */
   probeMcp: McpProber;
+  /** The harnesses registered besides this one (the server's registry, shared by its users). */
+  harnesses: RegisteredHarnessStore;
 };
 
 export const PREFIX = "/v1";

@@ -59,6 +59,7 @@ import type { WebhookOutbox } from "../sqlite/webhook-outbox.ts";
 import type { McpApprovalStore } from "../sqlite/mcp-approvals.ts";
 import type { RegisteredToolStore } from "../sqlite/registered-tools.ts";
 import type { ConformanceRunStore } from "../sqlite/conformance-runs.ts";
+import type { RegisteredHarnessStore } from "../sqlite/registered-harnesses.ts";
 import { mountConformanceRoutes } from "./conformance/routes.ts";
 
 export type OpenHarnessOptions = {
@@ -82,6 +83,8 @@ export type OpenHarnessOptions = {
   registeredTools: RegisteredToolStore;
   /** Where the conformance runs are kept, the last ones of each user. */
   conformanceRuns: ConformanceRunStore;
+  /** Where the harnesses registered besides this one are kept. */
+  registeredHarnesses: RegisteredHarnessStore;
   /** This server's own address (loopback where it listens on every interface), which the conformance
    * suite sends its requests to; undefined before it listens. */
   selfUrl: () => string | undefined;
@@ -151,6 +154,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
     mcpApprovals: options.mcpApprovals,
     registeredTools: { store: options.registeredTools, allowPrivate: options.webhooks.allowPrivate },
     probeMcp: mcpProber(options.registry),
+    harnesses: options.registeredHarnesses,
   };
   mountHarnessRoutes(oh);
   mountSessionRoutes(oh);

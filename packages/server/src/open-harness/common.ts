@@ -73,9 +73,10 @@ export function refusal(error: unknown, operation?: string): unknown {
   return error instanceof BadRequest ? new ApiError(error.status, codeOfStatus(error.status), error.message, operation) : error;
 }
 
-/** The harness the path names (`id`, else its :harnessId), which must be this one. */
+/** The harness the path names (`id`, else its :harnessId), which must be this one. (One registered
+ * besides it never comes here: routes-harnesses.ts answers its operations first.) */
 export function harnessOf(c: Context, id = c.req.param("harnessId")): void {
-  if (id !== HARNESS_ID) throw new ApiError(404, "harness_not_found", `no harness "${id}": this server is the one harness "${HARNESS_ID}"`);
+  if (id !== HARNESS_ID) throw new ApiError(404, "harness_not_found", `no harness "${id}": this server serves the harness "${HARNESS_ID}" (see GET /v1/harnesses)`);
 }
 
 /** The user a request speaks for: the one the x-harness-user header or the userId query parameter

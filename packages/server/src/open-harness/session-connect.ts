@@ -9,6 +9,7 @@ import { USER_HEADER } from "../sessions/api.ts";
 import type { ChannelOpening, WebSocketChannel } from "../websocket-channel.ts";
 import { PREFIX, type OpenHarness } from "./common.ts";
 import { attachConnectSocket } from "./connect-socket.ts";
+import { servedElsewhere } from "./harness-registry.ts";
 import { HARNESS_ID } from "./manifest.ts";
 
 const PATH = new RegExp(`^${PREFIX}/harnesses/([^/]+)/sessions/([^/]+)/connect$`);
@@ -36,7 +37,10 @@ export function sessionsConnectChannel(oh: OpenHarness): WebSocketChannel {
     at: (url) => PATH.test(url.pathname),
     async open(url, headers, tokenUser) {
       const [, harnessId, rawSession] = PATH.exec(url.pathname)!;
-      if (harnessId !== HARNESS_ID) return refused(404, `no harness "${harnessId}": this server is the one harness "${HARNESS_ID}"`);
+      if (harnessId !== HARNESS_ID) {
+        const registered = oh.harnesses.get(harnessId);
+        return registered ? refused(421, servedElsewhere(registered).message) : refused(404, `no harness "${harnessId}": this server serves the harness "${HARNESS_ID}" (see GET /v1/harnesses)`);
+      }
       let sessionId: string;
       try {
         sessionId = decodeURIComponent(rawSession);

@@ -18,5 +18,5 @@ test("an operation is routed only by a route of its method and path, not the cat
   assert.equal(unroutedWhy("files.read", routes), undefined);
   assert.match(unroutedWhy("files.write", routes)!, /no route answers PUT \/v1\/harnesses\/harness\/files\/src\/a\.txt/);
   assert.match(unroutedWhy("sessions.update", routes)!, /no route answers PATCH/);
-  assert.match(unroutedWhy("harnesses.register", routes)!, /no route is known/);
+  assert.match(unroutedWhy("harnesses.teleport", routes)!, /no route is known/);
 });

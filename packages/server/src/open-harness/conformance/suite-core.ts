@@ -50,6 +50,19 @@ export const CORE_TESTS: ConformanceTest[] = [
     },
   },
   {
+    id: "harness.registry-guarded",
+    name: "this harness cannot be changed or unregistered through the registry, and is still there after trying",
+    category: "harness",
+    async run({ api }) {
+      for (const [method, json] of [["PATCH", { name: "Renamed" }], ["DELETE", undefined]] as const) {
+        const answer = expectStatus(await api.call(method, "", json === undefined ? {} : { json }), 403);
+        ensure(typeof answer.json?.error?.message === "string", `${method} /v1/harnesses/harness answered 403 without saying why`);
+      }
+      const { harness } = expectStatus(await api.call("GET", ""), 200).json ?? {};
+      ensure(harness?.id === "harness" && harness.name === "Harness", `GET /v1/harnesses/harness answered ${JSON.stringify(harness).slice(0, 200)} after the refused changes`);
+    },
+  },
+  {
     id: "harness.routes",
     name: "every operation the manifest claims supported has a route (by the route table, none called)",
     category: "harness",

@@ -72,6 +72,9 @@ test("a hosted harness registered by the administrator answers its health throug
   assert.match((await elsewhere.json()).error.message, new RegExp(`acme-cloud.*${baseUrl.replace(/[.]/g, "\\.")}`));
   assert.equal(await handshake(h.server.url, "/v1/harnesses/acme-cloud/sessions/s1/connect", ANN_TOKEN), 421, "its sessions' channel is not here either");
   assert.equal((await admin("/v1/harnesses/harness", { method: "DELETE" })).status, 403);
+  const put = await admin("/v1/harnesses/acme-cloud", { method: "PUT", body: "{}" });
+  assert.equal(put.status, 404);
+  assert.match((await put.json()).error.message, /no operation of the Open Harness API/, "a method the registry has not is no unknown harness");
 
   await h.server.stop();
   h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });

@@ -197,7 +197,7 @@ export function mountOpenHarness(app: Hono, options: OpenHarnessOptions): void {
   app.all(`${PREFIX}/*`, handle((c) => {
     const path = new URL(c.req.url).pathname.slice(PREFIX.length);
     const named = /^\/harnesses\/([^/]+)/.exec(path)?.[1];
-    if (named !== undefined && named !== HARNESS_ID) harnessOf(c, named);
+    if (named !== undefined && named !== HARNESS_ID && !oh.harnesses.get(named)) harnessOf(c, named);
     const capability = unimplementedCapability(c.req.method, path);
     if (capability) return c.json(errorBody("not_implemented", `${capability} is not implemented by this harness (see GET /v1/harnesses/${HARNESS_ID}/capabilities)`, capability), 501);
     return c.json(errorBody("not_found", `not found: ${c.req.method} ${PREFIX}${path} is no operation of the Open Harness API`), 404);

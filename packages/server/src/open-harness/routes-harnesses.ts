@@ -34,7 +34,7 @@ export function isOpenHealthCheck(method: string, pathname: string): boolean {
 }
 
 /** The paths under a registered harness's id this server answers: its registry entry. */
-const ENTRY_PATHS = new Set(["", "/", "/capabilities", "/health"]);
+const ENTRY_PATHS = new Set(["", "/capabilities", "/health"]);
 
 export function mountHarnessRoutes(oh: OpenHarness): void {
   const { app } = oh;

@@ -1,4 +1,4 @@
-// What this server is in the Open Harness registry: one harness, and a capability manifest that says
+// What this server is in the Open Harness registry: its own harness, and a capability manifest that says
 // truthfully what its API does and does not do (a client reads it before it tries an operation).
 export const HARNESS_ID = "harness";
 

@@ -1,9 +1,10 @@
-// The Open Harness API's core under /v1 (the spec's base_url ends in /v1): this server as the one
-// harness of the registry, its sessions, and executions (a prompt run in a session) streamed as SSE.
+// The Open Harness API's core under /v1 (the spec's base_url ends in /v1): the registry (this server's
+// own harness, and those registered, whose other operations are served elsewhere), its sessions, and
+// executions (a prompt run in a session) streamed as SSE.
 // Webhooks and the event feed are told of executions' starts and ends, and of the events recorded in
 // the event store (sessions, skills, hooks, failed runs). The conformance suite (conformance/) runs
-// against these routes over loopback. Every other operation of the spec answers
-// 501 naming its capability; every failure takes the spec's ErrorResponse shape. Routes are in
+// against these routes over loopback. An operation of the spec not implemented
+// answers 501 naming its capability (not-implemented.ts); every failure takes the spec's ErrorResponse shape. Routes are in
 // routes-*.ts, what they share in common.ts.
 import type { Hono } from "hono";
 import { artifactsFrom, artifactsOf } from "./artifacts.ts";

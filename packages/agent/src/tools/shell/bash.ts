@@ -11,6 +11,7 @@ import type { Tool, ToolContext, ToolOutput } from "../../types.ts";
 import { runsInSandbox } from "../../sandbox/policy.ts";
 import type { SandboxedCommand } from "../../sandbox/runtime.ts";
 import { adoptShell, startShell } from "./background-shells.ts";
+import { shellCapProblem } from "./shell-cap.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
 import { maintainsProjectCwd, type ShellCwd } from "./cwd.ts";
 import { MAX_TOOL_OUTPUT_CHARS } from "../../truncate.ts";
@@ -162,6 +163,8 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
   }
   if (run_in_background) return withNote(startInBackground(command, cwd, state, env, launch), startNote);
   const startedAt = new Date();
+  /** Why a request to move the command to the background was turned down (too many running). */
+  let notMoved: string | undefined;
   // Moved to the background, the command becomes a background shell as run_in_background starts
   // one: its directory moves no shell, and the sandbox is released when it exits.
   const background: Backgrounding | undefined =
@@ -170,6 +173,8 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
           subscribe: onBackground,
           adopt(child, output) {
             if (state.disposed) return undefined;
+            notMoved = shellCapProblem(state.shells, env ?? process.env);
+            if (notMoved !== undefined) return undefined;
             const adopted = adoptShell(state.shells, asked, child, cwd, state.limits.backgroundOutputBytes, { output, startedAt, ...(launch && { onExit: launch.release }) });
             return `Command was manually backgrounded by user with ID: ${adopted.id}. Read its output with BashOutput (bash_id "${adopted.id}"), and stop it with KillShell.`;
           },
@@ -183,7 +188,8 @@ async function runBash({ command, timeout, run_in_background, dangerouslyDisable
       return withNote(output, startNote);
     }
     const endNote = shell?.ended(cwd, ended);
-    return withNote(launch ? withBlocked(output, launch.blocked()) : output, startNote ?? endNote);
+    const shown = notMoved === undefined ? output : { ...output, content: `${output.content}\n\nThe user asked to move this command to the background, but it went on in the foreground: ${notMoved}` };
+    return withNote(launch ? withBlocked(shown, launch.blocked()) : shown, startNote ?? endNote);
   } finally {
     if (!backgrounded) launch?.release();
   }
@@ -231,6 +237,8 @@ function startInBackground(command: string, cwd: string, state: ToolState | unde
   };
   if (!state) return refuse("Background commands are not available here (there is no tool state to keep them in). Run the command without run_in_background.");
   if (state.disposed) return refuse("Background commands can no longer be started: this conversation has ended.");
+  const full = shellCapProblem(state.shells, env ?? process.env);
+  if (full !== undefined) return refuse(`The command was not started: ${full} Or run it without run_in_background.`);
   const shell = startShell(state.shells, command, cwd, state.limits.backgroundOutputBytes, env, launch && { launch: launch.command, onExit: launch.release });
   return { content: `Command running in background with ID: ${shell.id}` };
 }

@@ -26,6 +26,14 @@
 //                                                           404 when the run is unknown (finished runs
 //                                                           are kept for a while after they end)
 //   POST /rewind {userMessageId, dryRun?}                 → 200 RewindResult | 404 (no checkpoint) | 409 (busy)
+//   GET  /shells   (header x-harness-shells-after)        → 200 RunnerShells (runner.ts): the conversation's background
+//                                                           shells, at once; with the header (a version
+//                                                           an answer gave), once the list differs from
+//                                                           that one, or after SHELLS_WAIT_MS with the
+//                                                           same version (a long poll, between runs too)
+//   POST /shells/kill {shellId}                           → 200 {ok, message}: the shell is stopped, run or
+//                                                           no run | 404 (no such shell) | 409 (it is not
+//                                                           running)
 //
 // Closing the POST /query request cancels the run, unless the query was sent with the header
 // `x-harness-keep-running: 1`: then the run goes on without a listener (a session server that

@@ -424,3 +424,19 @@ export function isRunEnd(event: RunnerEvent): event is RunEndEvent {
 export type RunnerEventPayload = RunnerEvent extends infer E ? (E extends { seq: number } ? Omit<E, "seq"> : never) : never;
 /** Events an agent backend emits while it runs; the runner adds run.started / run.completed / run.error. */
 export type AgentEvent = Exclude<RunnerEventPayload, { type: "run.started" | "run.completed" | "run.error" }>;
+
+// The conversation's background shells between runs (GET /shells, POST /shells/kill: see
+// runner-control.ts).
+/** The header of GET /shells that names the version of the list the asker holds: the answer waits
+ * until the list differs from it (or SHELLS_WAIT_MS has passed). */
+export const SHELLS_AFTER_HEADER = "x-harness-shells-after";
+/** The longest a GET /shells waits for a change: well under the time a runner keeps a connection
+ * nobody uses (30 s), so that a watcher's next request finds it open. */
+export const SHELLS_WAIT_MS = 20_000;
+/** A version of the list of shells: the same list, the same version. */
+export const SHELLS_VERSION_PATTERN = /^[0-9a-f]{16}$/;
+/** GET /shells's answer. */
+export const RunnerShellsSchema = z.object({ version: z.string().regex(SHELLS_VERSION_PATTERN), shells: z.array(BackgroundShellSchema).max(MAX_LISTED_SHELLS) });
+export type RunnerShells = z.infer<typeof RunnerShellsSchema>;
+/** POST /shells/kill's answer: what the kill did, in words (/tasks kill's). */
+export const ShellKilledSchema = z.object({ ok: z.literal(true), message: z.string() });

@@ -1,6 +1,7 @@
 // The seam between the runner's HTTP surface and whatever agent actually does the work.
 import type { PermissionUpdate } from "@harness/agent";
 import type { McpProbeOutcome } from "@harness/agent";
+import type { ConversationShells } from "@harness/agent/resources";
 import type { PreparedInvocation } from "@harness/agent/invoke-tool";
 import type { AgentEvent, ConversationSpent, KillShellAnswer, ModelFailure, RewindResult, RunConfigureBody, RunnerMcpProbe, RunnerQuery, RunnerToolCall, SessionEndReason, TodoItem, TranscriptMessage, Usage } from "@harness/protocol";
 
@@ -124,6 +125,9 @@ export type Backend = {
    * them and stops them (see RunnerMcpProbe); rejects when `ctx.signal` fires. Undefined (or
    * resolving to undefined): the backend starts no MCP server itself. */
   probeMcp?(probe: RunnerMcpProbe, ctx: Pick<BackendContext, "signal" | "workspace">): Promise<McpProbeOutcome | undefined>;
+  /** The conversation's background shells, which outlive its runs: listed, watched and killed
+   * between runs as well. Absent, or undefined: the backend keeps none (or none yet: no run). */
+  shells?(): ConversationShells | undefined;
   /** Releases what the backend keeps between runs (processes, servers), ending the conversation it
    * holds for `reason` (its SessionEnd hooks'; default "other"); called when the runner stops or
    * its workspace is closed. */

@@ -13,6 +13,9 @@ import type { ConversationSpent, SessionEndReason, Usage } from "@harness/protoc
 import { emptyUsage } from "../loop/usage.ts";
 import { createToolState, disposeToolState, type ToolState, type ToolStateOptions } from "../tools/state.ts";
 
+/** The shells between runs (a host's runner reaches them through these resources' entry). */
+export { conversationShells, type ConversationShells } from "./conversation-shells.ts";
+
 export type AgentResources = {
   readonly toolState: ToolState;
   /** The `session_id` hooks see when the run names none. */

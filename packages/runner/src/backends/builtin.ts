@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { RunAgentOptions, RunReadyInfo } from "@harness/agent";
 import type { ToolInvocationOptions } from "@harness/agent/invoke-tool";
 import { trustedAnthropicCredentials } from "@harness/agent/api-key-helper";
-import { createAgentResources, type AgentResources } from "@harness/agent/resources";
+import { conversationShells, createAgentResources, type AgentResources } from "@harness/agent/resources";
 import { runAgent } from "@harness/agent/run-agent";
 import { type BedrockAuth, hasAnthropicCredentials, MISSING_ANTHROPIC_KEY, servedByAnthropic, type Provider, type ProviderOverrides } from "@harness/llm";
 import type { RunAvailable, RunnerQuery, TranscriptMessage } from "@harness/protocol";
@@ -187,6 +187,9 @@ export function builtinBackend(opts: BuiltinBackendOptions = {}): Backend {
         cwd: probe.cwd ? resolve(ctx.workspace, probe.cwd) : ctx.workspace,
         signal: ctx.signal,
       });
+    },
+    shells() {
+      return resources && conversationShells(resources.toolState, opts.env ?? process.env);
     },
     async dispose(reason) {
       const held = resources;

@@ -1,6 +1,7 @@
 // The backends a runner can run a query with, by name. Each is loaded on first use: the builtin
 // backend brings in the agent and the model SDKs, the claude-code backend the Claude Agent SDK.
 import { delimiter, isAbsolute } from "node:path";
+import type { ConversationShells } from "@harness/agent/resources";
 import type { SessionEndReason } from "@harness/protocol";
 import type { Backend } from "../backend.ts";
 
@@ -10,6 +11,8 @@ export type BackendRegistry = {
   get(name: string): Backend | undefined;
   readonly defaultName: string;
   names(): string[];
+  /** The conversation's background shells, of the backend that keeps them (loaded, and run once). */
+  shells(): ConversationShells | undefined;
   /** Releases what the backends that were used hold (the builtin agent's shells and MCP servers),
    * telling their SessionEnd hooks `reason`. */
   dispose(reason?: SessionEndReason): Promise<void>;
@@ -29,10 +32,13 @@ export function defaultBackendName(env: Readonly<Record<string, string | undefin
  * backend's, known before it is. */
 export function lazyBackend(name: string, load: () => Promise<Backend>, traits: Pick<Backend, "checkpointsOnChange" | "movesToBackground"> = {}): Backend {
   let loading: Promise<Backend> | undefined;
-  const loaded = () => (loading ??= load());
+  /** The backend once loaded: its shells are asked for without loading it (none before then). */
+  let ready: Backend | undefined;
+  const loaded = () => (loading ??= load().then((backend) => (ready = backend)));
   return {
     name,
     ...traits,
+    shells: () => ready?.shells?.(),
     async run(query, ctx) {
       return (await loaded()).run(query, ctx);
     },
@@ -97,6 +103,13 @@ export function createBackendRegistry(backends: readonly Backend[], defaultName:
       return { ok: false, error: `backend: this runner has no backend "${wanted}" (it has ${names().join(", ")})` };
     },
     get: (name) => byName.get(name),
+    shells() {
+      for (const backend of backends) {
+        const shells = backend.shells?.();
+        if (shells) return shells;
+      }
+      return undefined;
+    },
     defaultName,
     names,
     async dispose(reason) {

@@ -11,6 +11,9 @@ import {
   RunnerEventSchema,
   RunnerHealthSchema,
   RunnerMcpProbeResultSchema,
+  RunnerShellsSchema,
+  SHELLS_AFTER_HEADER,
+  ShellKilledSchema,
   type RewindResult,
   type RunControl,
   type RunEndEvent,
@@ -19,6 +22,7 @@ import {
   type RunnerMcpProbe,
   type RunnerMcpProbeResult,
   type RunnerQuery,
+  type RunnerShells,
   type RunnerToolCall,
   type SessionEndReason,
   type TranscriptMessage,
@@ -65,6 +69,12 @@ export type RunnerClient = {
   probeMcp(body: RunnerMcpProbe, signal: AbortSignal): Promise<RunnerMcpProbeResult>;
   /** POST /rewind; throws RunnerHttpError when refused (404 no checkpoint, 409 busy, 422 ignored files in the way, 501 no git). */
   rewind(body: { userMessageId: string; dryRun?: boolean }, signal?: AbortSignal): Promise<RewindResult>;
+  /** GET /shells: the conversation's background shells; with `after` (a version an answer gave),
+   * once they differ from it, or the same version after the runner's wait (SHELLS_WAIT_MS). */
+  shells(after: string | undefined, signal?: AbortSignal): Promise<RunnerShells>;
+  /** POST /shells/kill: stops a background shell, run or no run; what it did, in words. Throws
+   * RunnerHttpError when refused (404 no such shell, 409 not running). */
+  killShell(shellId: string, signal?: AbortSignal): Promise<string>;
 };
 
 export type { RunControl };
@@ -167,6 +177,25 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     return parsed.data;
   }
 
+  async function shells(after: string | undefined, signal?: AbortSignal): Promise<RunnerShells> {
+    const res = await request("/shells", { method: "GET", ...(after !== undefined && { headers: { [SHELLS_AFTER_HEADER]: after } }), signal });
+    let body: unknown;
+    try {
+      body = JSON.parse(await res.text());
+    } catch (err) {
+      throw new Error(`runner sent a list of shells that is not JSON: ${(err as Error).message}`);
+    }
+    const parsed = RunnerShellsSchema.safeParse(body);
+    if (!parsed.success) throw new Error(`runner sent an invalid list of shells: ${describeZodError(parsed.error)}`);
+    return parsed.data;
+  }
+
+  async function killShell(shellId: string, signal?: AbortSignal): Promise<string> {
+    const parsed = ShellKilledSchema.safeParse(await postJson("/shells/kill", { shellId }, signal));
+    if (!parsed.success) throw new Error(`runner sent an invalid answer to a kill: ${describeZodError(parsed.error)}`);
+    return parsed.data.message;
+  }
+
   /** `history`: what the query sent (or named), to restore a last event's whole transcript. */
   async function* stream(path: string, init: Omit<TransportRequest, "signal">, outer: AbortSignal, history?: TranscriptMessage[]): AsyncGenerator<RunnerEvent> {
     // Aborted when the consumer stops early, so that the request does not stay open.
@@ -213,7 +242,7 @@ export function createRunnerClient(baseUrl: string, options: RunnerClientOptions
     }
   }
 
-  return { health, query, events, invokeTool, probeMcp, control, rewind };
+  return { health, query, events, invokeTool, probeMcp, control, rewind, shells, killShell };
 }
 
 /** The base URL of workspace `id` of the runner host at `hostUrl`: a RunnerClient made with it

@@ -83,6 +83,9 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, d
       if (body.toolUseId !== undefined && run.approvals.pending().includes(body.toolUseId)) {
         return sendError(res, 409, `the Bash call ${quoteId(body.toolUseId)} waits for approval: it goes to the background only once it runs`);
       }
+      // Past the limit of running shells, the call goes on in the foreground (its result says why).
+      const full = deps.backends.shells()?.full();
+      if (full !== undefined) return sendError(res, 409, `the Bash call goes on in the foreground: ${full}`);
       if (!run.backgrounds.push(body.toolUseId)) {
         const which = body.toolUseId === undefined ? "no Bash call" : `no Bash call ${quoteId(body.toolUseId)}`;
         return sendError(res, 404, `${which} is running in run "${run.requestId}" (or its backend moves none to the background)`);

@@ -20,6 +20,9 @@
 //                               @harness/protocol runner-mcp.ts)
 //   POST /rewind                {userMessageId, dryRun?} → RewindResult (404 no checkpoint, 409 busy,
 //                               422 ignored files in the way, 501 without git)
+//   GET  /shells                x-harness-shells-after → RunnerShells: the background shells, at once
+//                               or once they differ from that version (a long poll; see shells.ts)
+//   POST /shells/kill           {shellId} → {ok, message} (404 no such shell, 409 not running)
 //
 // One run at a time per workspace (a runner host serves several: see host.ts). The per-run API key
 // lives only in memory for the duration of the run: nothing here logs or stores request bodies.
@@ -40,6 +43,7 @@ import { idLengthProblem, MAX_RUN_ID_CHARS, quoteId, shorten } from "./ids.ts";
 import { rewindWorkspace } from "./rewind.ts";
 import { handleToolCall } from "./tool-call.ts";
 import { handleMcpProbe } from "./mcp-probe.ts";
+import { shellRoutes } from "./shells.ts";
 import { createRunRegistry, type RunRetention } from "../runs/runs.ts";
 import { createTranscriptMemory, type TranscriptMemory } from "../runs/transcripts.ts";
 import { RunnerStopping } from "../runs/abort-reason.ts";
@@ -73,6 +77,8 @@ export type RunnerServerOptions = {
   /** What /health says of `busy` in place of this handler's own run (a runner host's own workspace
    * answers for the whole process: any run in any of its workspaces). */
   healthBusy?: () => boolean;
+  /** The longest a GET /shells waits for a change (default SHELLS_WAIT_MS). */
+  shellsWaitMs?: number;
 };
 
 export type RunnerHandler = {
@@ -81,7 +87,8 @@ export type RunnerHandler = {
   handle(req: IncomingMessage, res: ServerResponse, path?: string): void;
   /** Whether the runner has work that keeps it from exiting when idle: a run in flight, unless all
    * it does is wait for an approval while no stream is open on it (its server gone: nobody can
-   * answer, and waiting would keep the process for ever). */
+   * answer, and waiting would keep the process for ever); or a GET /shells waiting for a change
+   * (its server is there). */
   isBusy(): boolean;
   /** Whether a run (or a rewind) is in flight, whoever follows it. */
   hasRun(): boolean;
@@ -142,6 +149,8 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     },
   };
 
+  const shells = shellRoutes(deps, opts.shellsWaitMs);
+
   async function rewind(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req, res, RewindBodySchema, 64 * 1024);
     if (!body) return;
@@ -170,6 +179,8 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     if (path === "/rewind" && method === "POST") return rewind(req, res);
     if (path === "/tools/invoke" && method === "POST") return handleToolCall(req, res, deps);
     if (path === "/mcp/probe" && method === "POST") return handleMcpProbe(req, res, deps);
+    if (path === "/shells" && method === "GET") return shells.list(req, res);
+    if (path === "/shells/kill" && method === "POST") return shells.kill(req, res);
     const parts = path.split("/");
     if (parts.length === 4 && parts[1] === "runs" && parts[2] !== "") {
       let requestId: string;
@@ -190,6 +201,8 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
     }
     if (path === "/query" || path === "/rewind" || path === "/tools/invoke" || path === "/mcp/probe") return notAllowed(req, res, path, "POST");
     if (path === "/health") return notAllowed(req, res, path, "GET, HEAD");
+    if (path === "/shells") return notAllowed(req, res, path, "GET");
+    if (path === "/shells/kill") return notAllowed(req, res, path, "POST");
     refuse(req, res, 404, `not found: ${method} ${shorten(path)}`);
   }
 
@@ -215,6 +228,8 @@ export function createRunnerHandler(opts: RunnerServerOptions): RunnerHandler {
   return {
     handle,
     isBusy: () => {
+      // A server watching the shells is there: the process is not one whose server is gone.
+      if (shells.waiting() > 0) return true;
       const run = runs.current();
       return deps.busy() && !(run && run.approvals.pending().length > 0 && !run.log.followed);
     },

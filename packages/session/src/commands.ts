@@ -6,7 +6,8 @@ import { ErrorCodes, type DeltaOperation, type HarnessCommand, type HarnessConfi
 import { copyConversation, rewindPoint } from "./conversation.ts";
 import type { SessionCore } from "./core.ts";
 import { runnerMode } from "./permission-modes.ts";
-import type { Connection } from "./ports.ts";
+import { watchIdleShells } from "./idle-shells.ts";
+import type { Connection, RunnerPort } from "./ports.ts";
 import { isRunActive } from "./run-outcome.ts";
 import { cancel, describe, forgetSteer, noteSteer, sendControl, submitPrompt, whenSteerLost } from "./run-driver.ts";
 
@@ -54,15 +55,29 @@ export function executeCommand(core: SessionCore, conn: Connection, index: numbe
   }
 }
 
-/** Stops background shell `shellId` through the run under way (the runner keeps the shells; between
- * runs, a prompt of /tasks kill <id> reaches them). The state's `shells` then says it was killed. */
-function killShell(core: SessionCore, reply: Reply, shellId: string): void {
+/** Stops background shell `shellId`: through the run under way, else straight on the runner (which
+ * keeps the shells between runs). The state's `shells` then says it was killed. */
+function killShell(core: SessionCore, reply: Reply, shellId: string): void | Promise<void> {
   const run = core.run;
-  if (!run) return reply(`kill-shell: no run is in progress; between runs, send the prompt "/tasks kill ${shellId}"`, CommandErrorCodes.notRunning);
+  const direct = core.options.runner.killShell?.bind(core.options.runner);
+  if (!run && !direct) return reply(`kill-shell: no run is in progress; between runs, send the prompt "/tasks kill ${shellId}"`, CommandErrorCodes.notRunning);
   const shell = core.state.shells?.find((s) => s.id === shellId);
   if (!shell) return reply(`kill-shell: no background shell "${shellId}"${core.state.shells?.length ? `; the shells are ${core.state.shells.map((s) => s.id).join(", ")}` : ""}`, ErrorCodes.notFound);
   if (shell.status !== "running") return reply(`kill-shell: background shell "${shellId}" is not running (${shell.status})`, ErrorCodes.badCommand);
-  sendControl(core, run, { type: "kill-shell", shellId }, (why) => reply(`kill-shell failed: ${why}`, CommandErrorCodes.runner));
+  if (run) return sendControl(core, run, { type: "kill-shell", shellId }, (why) => reply(`kill-shell failed: ${why}`, CommandErrorCodes.runner));
+  return killBetweenRuns(core, reply, shellId, direct!);
+}
+
+async function killBetweenRuns(core: SessionCore, reply: Reply, shellId: string, kill: NonNullable<RunnerPort["killShell"]>): Promise<void> {
+  let answer;
+  try {
+    answer = await kill(shellId);
+  } catch (error) {
+    answer = { ok: false as const, message: describe(error) };
+  }
+  if (!answer.ok) return reply(`kill-shell failed: ${answer.message}`, CommandErrorCodes.runner);
+  // The watch of the shells (running already, or started now) brings the state the killed shell.
+  watchIdleShells(core);
 }
 
 /** Moves the run's running Bash call `toolCallId` (without it, every one running) to the

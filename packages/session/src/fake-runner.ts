@@ -1,7 +1,7 @@
 // A RunnerPort driven by hand, for tests of sessions and hosts: every query becomes a FakeRun whose
 // events the test pushes one by one, so it decides exactly what arrives and when. A run keeps its
 // events, so a session can re-attach to it (as after a host restart) and get those after a seq.
-import { isRunEnd, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerEventPayload, type RunnerQuery } from "@harness/protocol";
+import { isRunEnd, type BackgroundShellInfo, type RewindResult, type RunEndEvent, type RunnerEvent, type RunnerEventPayload, type RunnerQuery } from "@harness/protocol";
 import type { RunControl, RunnerAnswer, RunnerPort } from "./ports.ts";
 
 export type FakeRun = {
@@ -37,8 +37,18 @@ export type FakeRunner = RunnerPort & {
   onControl?: (requestId: string, control: RunControl) => RunnerAnswer<undefined> | Promise<RunnerAnswer<undefined>>;
   /** Answers a rewind; default: ok with no files. */
   onRewind?: (request: { userMessageId: string; dryRun: boolean }) => RunnerAnswer<RewindResult> | Promise<RunnerAnswer<RewindResult>>;
-  /** While true, attach fails as when the runner is gone. */
+  /** While true, attach fails as when the runner is gone (and the shells cannot be asked). */
   gone: boolean;
+  /** The conversation's shells as the runner keeps them; setShells changes them (a new version),
+   * answering the requests that wait. */
+  shellsNow: BackgroundShellInfo[];
+  setShells(shells: BackgroundShellInfo[]): void;
+  /** The version each request for the shells named, in order. */
+  shellAsks: (string | undefined)[];
+  /** Requests for the shells waiting for a change now. */
+  shellsWaiting(): number;
+  /** The shells killed between runs (killShell), in order; each kill sets the shell killed. */
+  shellKills: string[];
 };
 
 type Reader = { wake?: () => void; stop?: { error?: Error; at: number } };
@@ -123,12 +133,48 @@ export function createFakeRunner(): FakeRunner {
     }
   }
 
+  let shellsVersion = 1;
+  const shellWaiters = new Set<() => void>();
   const fake: FakeRunner = {
     runs,
     controls: [],
     rewinds: [],
     attaches: [],
     gone: false,
+    shellsNow: [],
+    shellAsks: [],
+    shellKills: [],
+    shellsWaiting: () => shellWaiters.size,
+    setShells(shells) {
+      fake.shellsNow = shells;
+      shellsVersion++;
+      for (const wake of [...shellWaiters]) wake();
+    },
+    async shells(after, { signal }) {
+      fake.shellAsks.push(after);
+      if (fake.gone) return { ok: false, message: "the runner of this session is not running" };
+      if (after === String(shellsVersion)) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            shellWaiters.delete(wake);
+            signal.removeEventListener("abort", wake);
+            resolve();
+          };
+          shellWaiters.add(wake);
+          signal.addEventListener("abort", wake, { once: true });
+        });
+        if (signal.aborted) return { ok: false, message: "given up on" };
+      }
+      return { ok: true, value: { version: String(shellsVersion), shells: fake.shellsNow } };
+    },
+    async killShell(shellId) {
+      fake.shellKills.push(shellId);
+      const shell = fake.shellsNow.find((s) => s.id === shellId);
+      if (!shell) return { ok: false, status: 404, message: `shellId: no background shell "${shellId}" in this conversation` };
+      if (shell.status !== "running") return { ok: false, status: 409, message: `Background shell ${shellId} is not running (${shell.status}): nothing to kill.` };
+      fake.setShells(fake.shellsNow.map((s) => (s.id === shellId ? { ...s, status: "killed" as const } : s)));
+      return { ok: true, value: `Killed background shell ${shellId}: ${shell.command}` };
+    },
     query(body, opts) {
       const { run, markClosed } = makeRun(body, opts.signal);
       if (opts.onLateEnd) run.onLateEnd = opts.onLateEnd;

@@ -1,6 +1,6 @@
 // What a session needs from its host: a runner to talk to, clients to talk to, and (optionally) the
 // other sessions of the same user.
-import type { HarnessCommand, HarnessState, RewindResult, RunControl, RunEndEvent, RunnerEvent, RunnerQuery, TranscriptMessage, Usage } from "@harness/protocol";
+import type { HarnessCommand, HarnessState, RewindResult, RunControl, RunEndEvent, RunnerEvent, RunnerQuery, RunnerShells, TranscriptMessage, Usage } from "@harness/protocol";
 
 /** A connected client. `send` must not block; a host drops or closes clients that fall behind.
  * `close`, when given, ends the client's connection (used when its session is deleted). */
@@ -27,6 +27,14 @@ export type RunnerPort = {
   /** Restores the workspace's files to before the run that answered `userMessageId` (dryRun: only
    * reports what would change). */
   rewind(request: { userMessageId: string; dryRun: boolean }): Promise<RunnerAnswer<RewindResult>>;
+  /** The conversation's background shells as the runner keeps them (GET /shells), without starting
+   * a runner: at once, or, with `after` (the version an answer gave), once they differ from that
+   * version, or with the same version after the runner's wait. A host counts a request as the
+   * session's activity while it waits. Absent: the host reaches no shells between runs. */
+  shells?(after: string | undefined, opts: { signal: AbortSignal }): Promise<RunnerAnswer<RunnerShells>>;
+  /** Stops a background shell, run or no run (POST /shells/kill): what it did, in words (404: no
+   * such shell, 409: not running). Absent: only a run takes kills. */
+  killShell?(shellId: string): Promise<RunnerAnswer<string>>;
 };
 
 /** A session's conversation: what resume and fork copy. */

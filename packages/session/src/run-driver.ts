@@ -2,6 +2,7 @@
 // batches, control requests to the run in flight, and how a run ends.
 import { isRunEnd, SpentBeforeSchema, type ConversationSpent, type DeltaOperation, type HarnessMessage, type HarnessState, type JSONValue, type RunEndEvent, type RunnerEvent, type RunnerQuery, type TranscriptMessage } from "@harness/protocol";
 import type { ActiveRun, SessionCore, WaitingControl } from "./core.ts";
+import { stopWatchingIdleShells, watchIdleShells } from "./idle-shells.ts";
 import { configModeOps, runnerMode, wireMode } from "./permission-modes.ts";
 import type { RunControl, RunOutcome } from "./ports.ts";
 import { interruptionOps, lastInterruptedTurn, turnsOf, withSynthesizedTurn } from "./run-outcome.ts";
@@ -90,6 +91,7 @@ function startRun(core: SessionCore, prompt: string, userMessageId: string, assi
   const run = newRun({ assistantMessageId, afterTool: false }, { prompt, userMessageId, seenSeq: 0 });
   run.proposedId = core.newId();
   core.run = run;
+  stopWatchingIdleShells(core);
   core.runChanged();
   core.options.counts?.runStarted();
   core.options.onRunStarted?.({ id: run.proposedId });
@@ -199,6 +201,7 @@ export function reattach(core: SessionCore, record: RunRecord): void {
   const prompt = record.prompt ?? core.state.messages[findMessage(core.state, record.userMessageId)]?.content ?? "";
   const run = newRun(cursor, { prompt, userMessageId: record.userMessageId, requestId: record.requestId, seenSeq: record.lastEventSeq });
   core.run = run;
+  stopWatchingIdleShells(core);
   leftOver.add(run);
   const requestId = record.requestId;
   if (!requestId) {
@@ -438,6 +441,8 @@ function settle(core: SessionCore, run: ActiveRun, outcome: RunOutcome, undelive
   core.conversationChanged();
   core.options.onSettled?.(core.state, { id: run.requestId ?? run.proposedId });
   dropSteers(run as RunState, undelivered);
+  // Between runs, a shell that ends has no run to report it (idle-shells.ts).
+  watchIdleShells(core);
 }
 
 function lastReply(core: SessionCore, run: ActiveRun): string {

@@ -6,6 +6,7 @@ import { ErrorCodes, parseClientFrame, type DeltaOperation, type FrameError, typ
 import { CommandErrorCodes, executeCommand } from "./commands.ts";
 import { SessionCore, type SessionOptions } from "./core.ts";
 import type { Connection, Conversation, RunControl, RunnerAnswer } from "./ports.ts";
+import { stopWatchingIdleShells, watchIdleShells } from "./idle-shells.ts";
 import { isRunActive } from "./run-outcome.ts";
 import { describe, interrupt, reattach, sendControl } from "./run-driver.ts";
 import type { LoadedSession } from "./store.ts";
@@ -44,6 +45,7 @@ export class HarnessSession {
     } else if (core.restoredRun) {
       core.runChanged();
     }
+    if (!core.run) watchIdleShells(core);
   }
 
   /** The state as of `seq`; both are final for every batch committed so far. */
@@ -137,6 +139,7 @@ export class HarnessSession {
    * cancelled), everything is stored, and clients are forgotten (the host closes their sockets). */
   async close(): Promise<void> {
     this.#core.ended = true;
+    stopWatchingIdleShells(this.#core);
     this.#queue.length = 0;
     if (this.#core.run) interrupt(this.#core);
     await this.#core.flush("final");
@@ -148,6 +151,7 @@ export class HarnessSession {
    * stored, and every client gets an error frame saying `reason` and is disconnected. */
   discard(reason: string): void {
     this.#core.ended = true;
+    stopWatchingIdleShells(this.#core);
     this.#queue.length = 0;
     const core = this.#core;
     const run = core.run;

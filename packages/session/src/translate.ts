@@ -1,7 +1,7 @@
 // Runner events → state deltas. Pure: (state, run cursor, event) → operations plus the next cursor.
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
-import type { DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode } from "@harness/protocol";
+import type { BackgroundShellInfo, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode } from "@harness/protocol";
 import { changedFilesOps } from "./changed-files.ts";
 import { configModeOps, wireMode } from "./permission-modes.ts";
 import { callCompleted, endTotalsOps, isCounts, type LiveCount } from "./usage-count.ts";
@@ -224,7 +224,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
 
     // The list whole (a few dozen shells at most): a run brings it up to date as it starts.
     case "shells.changed":
-      return { operations: JSON.stringify(state.shells) === JSON.stringify(event.shells) ? [] : [{ type: "set", path: ["shells"], value: event.shells as JSONValue }], cursor };
+      return { operations: shellsOps(state, event.shells), cursor };
 
     // The host hears of it (SessionOptions.onHookRan); the conversation does not change.
     case "hook.ran":
@@ -323,4 +323,10 @@ export function endRunOps(
   ops.push({ type: "set", path: ["status"], value: session.status });
   if (session.error !== undefined) ops.push({ type: "set", path: ["error"], value: session.error });
   return ops;
+}
+
+/** The state's `shells` made `shells` (a run's shells.changed, or the runner's list between runs):
+ * nothing when they are that list already. */
+export function shellsOps(state: HarnessState, shells: BackgroundShellInfo[]): DeltaOperation[] {
+  return JSON.stringify(state.shells) === JSON.stringify(shells) ? [] : [{ type: "set", path: ["shells"], value: shells as JSONValue }];
 }

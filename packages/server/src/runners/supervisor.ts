@@ -8,7 +8,8 @@
 // session, and when it is started, adopted, replaced or let go), run-streams.ts (a request's events,
 // watched for a hung or dead runner), queries.ts (runs: query, attach, control, rewind; the ends a
 // gone runner kept in kept-run-ends.ts), direct-calls.ts (a tool called directly, an MCP probe) and
-// resending.ts (where a request no runner took goes again); health.ts, carried.ts and
+// resending.ts (where a request no runner took goes again), shells.ts (the background shells between
+// runs); health.ts, carried.ts and
 // workspace-url.ts are pure helpers.
 import type { RegisteredTool, RunnerEvent, RunnerMcpProbe, RunnerMcpProbeResult, RunnerRunOptions, RunnerToolCall, SessionEndReason } from "@harness/protocol";
 import type { RunnerTransport } from "@harness/runner/client";
@@ -23,6 +24,7 @@ import { queries } from "./queries.ts";
 import type { QueryCredentials } from "./query-credentials.ts";
 import { resender } from "./resending.ts";
 import { runStreams } from "./run-streams.ts";
+import { shellCalls } from "./shells.ts";
 import type { ServerLog } from "../log/writer.ts";
 
 export { workspaceId } from "./workspace-url.ts";
@@ -109,6 +111,7 @@ export function createSupervisedRunner(options: SupervisorOptions): SupervisedRu
   const runs = queries(lifecycle, streams, resender(lifecycle, unanswered, options), direct.calling, options);
   return {
     ...runs,
+    ...shellCalls(lifecycle),
     invokeTool: direct.invokeTool,
     probeMcp: direct.probeMcp,
     pid: () => lifecycle.live()?.process.pid,

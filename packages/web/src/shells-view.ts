@@ -1,6 +1,6 @@
 // The session's background shells (the state's `shells`): id, command, status, how long it has run
-// and its exit code, updated live (the running times each second), with Kill on running ones. The
-// server refuses a kill between runs: its error is shown here (problem()).
+// and its exit code, updated live (the running times each second), with Kill on running ones, during
+// a run and between runs alike. A kill the server refuses has its error shown here (problem()).
 import type { BackgroundShellInfo, HarnessState } from "@harness/protocol";
 import { shellRuntime, shellStatusText } from "@harness/protocol/client-side";
 import { h, setText } from "./dom.ts";

@@ -172,7 +172,7 @@ test("the chat's /help shows the \\ that continues a line, and fits a terminal o
   for (const line of [...CHAT_HELP.split("\n"), ...CHAT_KEYS.split("\n")]) assert.ok([...line].length <= 100, `${[...line].length} columns: ${line}`);
 });
 
-test("/tasks and /bashes go to the agent between runs; while a run is under way the chat lists the state's shells and a kill goes to the run", () => {
+test("/tasks and /bashes go to the agent between runs; while a run is under way the chat lists the state's shells and a kill goes to the run; a kill of a shell the state shows running is a kill-shell between runs too", () => {
   assert.deepEqual(parseChatLine("/tasks", idle), { kind: "send", command: { type: "submit", prompt: "/tasks" } });
   assert.deepEqual(parseChatLine(" /tasks kill ab12cd ", idle), { kind: "send", command: { type: "submit", prompt: "/tasks kill ab12cd" } });
   assert.deepEqual(parseChatLine("/bashes", idle), { kind: "send", command: { type: "submit", prompt: "/bashes" } });
@@ -191,6 +191,12 @@ test("/tasks and /bashes go to the agent between runs; while a run is under way 
   assert.deepEqual(parseChatLine("/tasks kill ef34ab", withShells), { kind: "error", message: "background shell ef34ab is not running (failed (exit 2)): nothing to kill" });
   assert.deepEqual(parseChatLine("/tasks kill nope", withShells), { kind: "error", message: 'no background shell "nope": /tasks lists them' });
   assert.deepEqual(parseChatLine("/tasks stop it", withShells), { kind: "error", message: '/tasks takes nothing, or kill <id> to stop a background shell, not "stop it"' });
+  // Between runs: a shell the state shows running is stopped by the session, no prompt sent; one it
+  // does not show running goes to the agent, which knows.
+  const between = { ...idle, shells };
+  assert.deepEqual(parseChatLine("/tasks kill ab12cd", between), { kind: "send", command: { type: "kill-shell", shellId: "ab12cd" }, said: "(stopping background shell ab12cd: npm run dev)" });
+  assert.deepEqual(parseChatLine("/tasks kill ef34ab", between), { kind: "send", command: { type: "submit", prompt: "/tasks kill ef34ab" } });
+  assert.deepEqual(parseChatLine("/tasks", between), { kind: "send", command: { type: "submit", prompt: "/tasks" } });
   assert.match(CHAT_HELP, /\/tasks \[kill ID\]/);
   assert.match(CHAT_KEYS, /Ctrl\+B +move the running Bash call to the background/);
 });

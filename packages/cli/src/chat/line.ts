@@ -2,7 +2,7 @@
 // action out. The chat's own commands start with "/"; a line starting with "!" is a command for
 // the session's shell (bash mode); any other line (other slash commands too, which are the
 // agent's: skills and .claude/commands) is a prompt, or steers the run under way.
-import { bashModePrompt, isBuiltinCommandPrompt, shellsListing, shellStatusText, type HarnessCommand, type HarnessState } from "@harness/protocol";
+import { bashModePrompt, isBuiltinCommandPrompt, shellsListing, shellStatusText, type BackgroundShellInfo, type HarnessCommand, type HarnessState } from "@harness/protocol";
 import { oneLine } from "../display/render.ts";
 import { PLAN_ANSWER } from "./plan.ts";
 import { claudeOnly } from "./claude-commands.ts";
@@ -207,8 +207,13 @@ export function parseChatLine(line: string, state: HarnessState | undefined, num
     case "/bashes":
       // Between runs the agent, which keeps the background shells, lists them (and kills one)
       // without a model call; while a run goes on, the state's `shells` (which the run keeps up to
-      // date) are listed here, and a kill goes to the run.
+      // date) are listed here, and a kill goes to the run. A kill of a shell the state shows
+      // running is a kill-shell at any time: between runs the session stops it on its runner.
       if (runUnderWay(state)) return shellsMidRun(word.slice(1), rest, state);
+      if (rest.length === 2 && rest[0] === "kill") {
+        const shell = state?.shells?.find((s) => s.id === rest[1] && s.status === "running");
+        if (shell) return killing(shell);
+      }
       return { kind: "send", command: { type: "submit", prompt: text.trim() } };
     case "/model":
       // Without an id, the agent lists the current model and those one can switch to.
@@ -292,5 +297,9 @@ function shellsMidRun(name: string, args: readonly string[], state: HarnessState
   const shell = shells.find((s) => s.id === args[1]);
   if (!shell) return { kind: "error", message: `no background shell "${args[1]}": /${name} lists them` };
   if (shell.status !== "running") return { kind: "error", message: `background shell ${shell.id} is not running (${shellStatusText(shell)}): nothing to kill` };
+  return killing(shell);
+}
+
+function killing(shell: BackgroundShellInfo): ChatAction {
   return { kind: "send", command: { type: "kill-shell", shellId: shell.id }, said: `(stopping background shell ${shell.id}: ${shell.command})` };
 }

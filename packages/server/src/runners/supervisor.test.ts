@@ -379,3 +379,28 @@ test("a rewind whose runner died before it took it is answered by a new runner",
   assert.deepEqual(answer, { ok: true, value: { dryRun: true, files: [] } }, "the run's checkpoint, kept in the state directory, was found by the new runner");
   assert.notEqual(runner.pid(), pid);
 });
+
+test("the background shells are asked of the runner that serves the session, never of one started for it; a watch given up on lets the idle runner go", async () => {
+  const runner = supervised("shells", { idleMs: 300 });
+  const none = await runner.shells!(undefined, { signal: AbortSignal.timeout(10_000) });
+  assert.deepEqual(none, { ok: false, status: 404, message: "the runner of this session is not running" });
+  assert.deepEqual(await runner.killShell!("abcdef"), { ok: false, status: 404, message: "the runner of this session is not running" });
+  assert.equal(runner.pid(), undefined, "no runner was started to ask");
+
+  fake.push({ text: "up" });
+  await collect(runner, "up");
+  const listed = await runner.shells!(undefined, { signal: AbortSignal.timeout(10_000) });
+  assert.ok(listed.ok);
+  assert.deepEqual(listed.value.shells, []);
+  const unknown = await runner.killShell!("abcdef");
+  assert.equal(unknown.ok, false);
+  assert.equal(!unknown.ok && unknown.status, 404);
+
+  const controller = new AbortController();
+  const watching = runner.shells!(listed.value.version, { signal: controller.signal });
+  controller.abort();
+  assert.equal((await watching).ok, false);
+  const pid = runner.pid()!;
+  await waitFor(() => runner.pid() === undefined, "the idle runner to be let go");
+  assert.ok(pid > 0);
+});

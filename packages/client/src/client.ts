@@ -231,8 +231,8 @@ export class HarnessClient {
   /** Moves running Bash call `toolCallId` (without it, every one running) to the background: its
    * command goes on as a background shell, and the call answers now with the shell's id. */
   background(toolCallId?: string): void { this.send({ type: "background", ...(toolCallId !== undefined && { toolCallId }) }); }
-  /** Stops background shell `shellId` (one of `state.shells`, running) while a run is under way; its
-   * status in `state.shells` turns "killed". Between runs, the prompt "/tasks kill <id>" does it. */
+  /** Stops background shell `shellId` (one of `state.shells`, running), during a run or between
+   * runs; its status in `state.shells` turns "killed". */
   killShell(shellId: string): void { this.send({ type: "kill-shell", shellId }); }
 
   /** Settles with what `watch` makes of the states and error events that come next, of the

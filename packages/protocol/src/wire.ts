@@ -69,8 +69,9 @@ export const HarnessCommandSchema = z.discriminatedUnion("type", [
    * background shell and the call answers at once with the shell's id, the run going on. Without
    * `toolCallId`, every Bash call of the run that is running. */
   z.strictObject({ type: z.literal("background"), toolCallId: id.optional() }),
-  /** Stops background shell `shellId` (one of the state's `shells`, running) while a run is under
-   * way, as /tasks kill does; its status turns "killed" in `shells`. */
+  /** Stops background shell `shellId` (one of the state's `shells`, running), as /tasks kill does:
+   * through the run under way, or between runs on the session's runner; its status turns "killed"
+   * in `shells`. */
   z.strictObject({ type: z.literal("kill-shell"), shellId: id }),
 ]);
 export type HarnessCommand = z.infer<typeof HarnessCommandSchema>;
@@ -263,8 +264,9 @@ export const HarnessStateSchema = z.object({
    * that joins a run under way counts its time from this, not from the join. */
   runStartedAt: z.number().nullable().optional(),
   /** The conversation's background shells, oldest first, as its runner last reported them: live
-   * while a run is under way (a shell started, moved to the background, ended or killed), and
-   * brought up to date as each run starts (shells that ended between runs). Absent before any. */
+   * while a run is under way (a shell started, moved to the background, ended or killed), between
+   * runs too while one runs (the session watches its runner), and brought up to date as each run
+   * starts. Absent before any. */
   shells: z.array(BackgroundShellSchema).max(MAX_LISTED_SHELLS).optional(),
 });
 export type HarnessState = z.infer<typeof HarnessStateSchema>;

@@ -1,7 +1,7 @@
 // A run tells its session of the conversation's background shells (shells.changed), and takes the
-// user's kills of them, while it goes on: the shells live in the runner between runs, where no
-// client reaches them, so each run brings the session's copy up to date as it starts and keeps it
-// so while it lasts. Clients (the chat's /tasks, a web UI, the SDK) then read the state's `shells`
+// user's kills of them, while it goes on: the shells live in the runner between runs (where the
+// session watches them itself: conversation-shells.ts), so each run brings the session's copy up to
+// date as it starts and keeps it so while it lasts. Clients (the chat's /tasks, a web UI, the SDK) then read the state's `shells`
 // at any time, mid-run included, without a round trip to the runner.
 import type { AgentEvent, KillShellAnswer } from "@harness/protocol";
 import { killShellById } from "../harness/reports/shells.ts";

@@ -74,3 +74,19 @@ test("a session ends for how its last client left; one still held when the serve
     [["prompt_input_exit"], [undefined], ["prompt_input_exit"]],
   );
 });
+
+test("a session that leaves memory has the background shells still running written down as killed: its runner, which kept them, is stopped", async () => {
+  const runners = fakeRunners();
+  const store = { load: () => undefined, write: () => {}, unstoredSeq: () => 0, readBatches: () => [] } satisfies Partial<SqliteSessionStore> as SqliteSessionStore;
+  const db = { storeFor: () => store } as Partial<SqliteDatabase> as SqliteDatabase;
+  const registry = createSessionRegistry({ db, runnerFactory: runners.factory, idleMs: 60_000, log: () => {} });
+  const lease = await registry.acquire("u", "shells");
+  const done = { id: "ef34ab", command: "true", status: "completed" as const, startedAt: 1_000, endedAt: 1_100, exitCode: 0 };
+  lease.session.commit([{ type: "set", path: ["shells"], value: [{ id: "ab12cd", command: "sleep 100", status: "running", startedAt: 2_000 }, done] }]);
+  await registry.close();
+  const [killed, completed] = lease.session.snapshot().state.shells!;
+  assert.equal(killed!.status, "killed");
+  assert.equal(typeof killed!.endedAt, "number");
+  assert.deepEqual(completed, done);
+  assert.equal(runners.runners.get("u/shells")?.stops, 1);
+});

@@ -94,6 +94,7 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
   async function shutDown(entry: Entry, reason = entry.left): Promise<void> {
     try {
       const session = entry.session ?? (await entry.opening.catch(() => undefined));
+      if (session) stopsShells(session);
       await session?.close();
     } catch (error) {
       options.log(`session ${entry.userId}/${entry.sessionId}: storing it failed: ${(error as Error).message}`, {
@@ -330,4 +331,14 @@ export function createSessionRegistry(options: RegistryOptions): SessionRegistry
       entries.clear();
     },
   };
+}
+
+/** The session's shells that run are written down as killed: its runner's workspace is closed next,
+ * which stops them, and a session loaded again must not show them running. */
+function stopsShells(session: HarnessSession): void {
+  const shells = session.snapshot().state.shells;
+  if (!shells?.some((shell) => shell.status === "running")) return;
+  const now = Date.now();
+  const ended = shells.map((shell) => (shell.status === "running" ? { ...shell, status: "killed" as const, endedAt: now } : shell));
+  session.commit([{ type: "set", path: ["shells"], value: ended }]);
 }

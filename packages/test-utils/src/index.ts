@@ -76,3 +76,5 @@ export type { FakeOtlpCollector, OtlpReply, OtlpRequest } from "./fake-otlp-coll
 export { attributeMap, decodeLogsRequest, decodeMetricsRequest, decodeTracesRequest, eventRecordsOf, metricPointsOf, protobufFields, spanRecordsOf } from "./otlp-decode.ts";
 export type { EventRecord, MetricPoint, OtlpLogsJson, OtlpMetricsJson, OtlpTracesJson, SpanRecord } from "./otlp-decode.ts";
 export { freePort } from "./free-port.ts";
+export { fakeLspServerCommand } from "./fake-lsp-command.ts";
+export type { FakeLspOptions } from "./fake-lsp-command.ts";

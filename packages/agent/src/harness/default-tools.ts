@@ -11,25 +11,30 @@ import { taskOutputTool, taskStopTool } from "../subagents/background-task-tools
 import { taskTool } from "../subagents/task-tool.ts";
 import { bashToolFor } from "../tools/shell/bash.ts";
 import { builtinTools } from "../tools/index.ts";
+import { EDIT_TOOLS, withLspDiagnostics } from "../tools/lsp/edit-diagnostics.ts";
+import { lspTool } from "../tools/lsp/lsp-tool.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import type { RunSetup } from "./setup/setup.ts";
 
 /** What of a run's setup decides its tools: whether its configuration was loaded, the environment
  * Bash reads its limits from, whether the sandbox is on (`permissions.sandbox` set: its policy),
  * its agents (Task's description), its skills (whether Skill is there) and its MCP servers' tools. */
-export type DefaultToolsSetup = Pick<RunSetup, "loaded" | "harnessEnv" | "childEnv" | "agents" | "skills" | "sessionId" | "mcpTools"> & {
+export type DefaultToolsSetup = Pick<RunSetup, "loaded" | "harnessEnv" | "childEnv" | "agents" | "skills" | "sessionId" | "mcpTools" | "lsp"> & {
   permissions: { sandbox?: unknown };
 };
 
 /** The built-in tools and ExitPlanMode; with loaded configuration also Task, Skill (when a skill is
- * there for the model) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
+ * there for the model), LSP (when a plugin declares language servers: the edit tools then report
+ * their new diagnostics) and the MCP servers' tools. ExitPlanMode is there in every mode, as in Claude
  * Code: the tools, and so the cached prompt prefix, stay the same when plan mode ends. */
 export function defaultTools(setup: DefaultToolsSetup, options: Pick<RunAgentOptions, "builtinTools">, onSkill?: (skill: Skill) => (() => void) | void): Tool[] {
   const sandboxed = setup.permissions.sandbox !== undefined;
   const bash = bashToolFor(setup.harnessEnv ?? setup.childEnv ?? process.env, sandboxed);
   const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
   if (!setup.loaded) return chosen(builtins, options.builtinTools);
-  const tools = [...builtins, taskTool(setup.agents), taskOutputTool, taskStopTool];
+  const lsp = setup.lsp;
+  const edited = lsp ? [...builtins.map((tool) => (EDIT_TOOLS.has(tool.name) ? withLspDiagnostics(tool, lsp) : tool)), lspTool(lsp)] : builtins;
+  const tools = [...edited, taskTool(setup.agents), taskOutputTool, taskStopTool];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents, setup.sessionId));
   return [...chosen(tools, options.builtinTools), ...setup.mcpTools];
 }

@@ -7,6 +7,7 @@ import { secretHiding, type SecretHiding } from "@harness/llm/hidden-secrets";
 import type { ProviderOverrides } from "@harness/llm";
 import type { GitSnapshot } from "../context/git-snapshot.ts";
 import type { McpManager } from "../mcp/manager.ts";
+import type { LspServers } from "../lsp/servers.ts";
 import type { TranscriptFile } from "../hooks/transcript-file.ts";
 import type { AsyncHookReport, HookEventName } from "../hooks/types.ts";
 import type { ConversationSpent, SessionEndReason, Usage } from "@harness/protocol";
@@ -39,6 +40,8 @@ export type NoticeSink = (level: NoticeLevel, message: string) => void;
 export type ResourceInternals = {
   /** MCP managers by the key of their configuration; at most one is kept. */
   mcp: Map<string, Promise<McpManager>>;
+  /** The plugins' language servers, for the configuration `key`; at most one set is kept. */
+  lsp?: { key: string; servers: LspServers };
   /** The runs currently listening for MCP notices (a server dying between runs reaches none). */
   listeners: Set<NoticeSink>;
   /** SessionStart has run: it runs once per resources. */
@@ -151,6 +154,17 @@ export function mcpManagerFor(
   return started;
 }
 
+/** The language servers for the configuration `key`, made with `make` unless the conversation has
+ * them already; those of another configuration are stopped. None once the resources are disposed. */
+export function lspServersFor(resources: AgentResources, key: string, make: () => LspServers): LspServers | undefined {
+  const inner = resourceInternals(resources);
+  if (inner.disposed) return undefined;
+  if (inner.lsp?.key === key) return inner.lsp.servers;
+  void inner.lsp?.servers.close();
+  inner.lsp = { key, servers: make() };
+  return inner.lsp.servers;
+}
+
 /** Learns secrets known by value as a run finds them (its environment's, its settings' env, an MCP
  * server's env and headers): what the conversation's runs show hides them from then on, and so
  * does the debug log. */
@@ -203,6 +217,8 @@ async function disposeAll(inner: ResourceInternals, toolState: ToolState, reason
   inner.transcript?.remove();
   const managers = [...inner.mcp.values()];
   inner.mcp.clear();
+  const lsp = inner.lsp?.servers;
+  inner.lsp = undefined;
   inner.listeners.clear();
-  await Promise.all([...managers.map((m) => m.then((manager) => manager.close()).catch(() => {})), disposeToolState(toolState)]);
+  await Promise.all([...managers.map((m) => m.then((manager) => manager.close()).catch(() => {})), lsp?.close(), disposeToolState(toolState)]);
 }

@@ -16,7 +16,7 @@ import { allow, applyDontAsk, ask, bypassAllow, deny, planDenial, quote, ruleNam
  *
  * Order: deny rules, then ask rules, then the mode, then allow rules, then the defaults below.
  * Deny beats ask beats allow wherever several rules match. Defaults:
- * - Read, Glob, Grep, NotebookRead, LS: allowed inside the working directories (cwd and
+ * - Read, Glob, Grep, NotebookRead, LS, LSP: allowed inside the working directories (cwd and
  *   additionalDirectories); anywhere else they ask.
  * - Edit, MultiEdit, Write, NotebookEdit: ask in default mode; allowed inside the working
  *   directories in acceptEdits mode; denied in plan mode.
@@ -102,6 +102,8 @@ function fileAccesses(call: ToolCall, ctx: PermissionContext): PathAccess[] {
     case "NotebookEdit":
     case "NotebookRead":
       return at(input.notebook_path);
+    case "LSP":
+      return at(input.filePath);
     default:
       return at(input.file_path);
   }

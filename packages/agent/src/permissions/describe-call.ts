@@ -33,6 +33,12 @@ function describe(call: ToolCall, fallback: string | undefined): string {
     }
     case "LS":
       return text("path") ?? ".";
+    case "LSP": {
+      const file = text("filePath");
+      if (file === undefined) return json(input);
+      const at = typeof input.line === "number" ? `:${input.line}${typeof input.character === "number" ? `:${input.character}` : ""}` : "";
+      return `${text("operation") ?? "LSP"} ${file}${at}${text("query") ? ` ${text("query")}` : ""}`;
+    }
     case "WebFetch":
       return text("url") ?? json(input);
     case "WebSearch":

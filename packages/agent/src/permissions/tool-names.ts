@@ -1,8 +1,9 @@
 /** Tools that write files. `Edit(...)` rules apply to all of them. */
 export const WRITE_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write", "NotebookEdit"]);
 
-/** Tools that read files. `Read(...)` rules apply to all of them. */
-export const READ_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "NotebookRead", "LS"]);
+/** Tools that read files. `Read(...)` rules apply to all of them (LSP: the file it asks a language
+ * server about). */
+export const READ_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "NotebookRead", "LS", "LSP"]);
 
 /** Tools that neither write files nor run commands, allowed in every mode unless a rule says
  * otherwise. Task is here because a sub-agent's own calls are checked one by one; KillShell and

@@ -1,8 +1,9 @@
 // One plugin directory → a Plugin, or the reason it cannot load. The manifest is optional (the
 // plugin is then named after what installed it, or its directory); the default folders are
-// `commands/`, `agents/`, `skills/`, `output-styles/`, `hooks/hooks.json` and `.mcp.json`. The
-// manifest's `commands`, `agents` and `outputStyles` replace their default folder, `skills` adds to
-// it, and its hooks and MCP servers join those of the default files, as Claude Code has it.
+// `commands/`, `agents/`, `skills/`, `output-styles/`, `hooks/hooks.json`, `.mcp.json` and
+// `.lsp.json`. The manifest's `commands`, `agents` and `outputStyles` replace their default folder,
+// `skills` adds to it, and its hooks, MCP and language servers join those of the default files, as
+// Claude Code has it.
 import { pluginDataDir } from "./data-dir.ts";
 import path from "node:path";
 import { readConfigJson, statConfig } from "../config/files.ts";
@@ -67,6 +68,7 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
     outputStylePaths: manifest.outputStyles ?? [path.join(root, "output-styles")],
     hooks: {},
     mcpServers: [],
+    lspServers: [],
   };
   const diagnostics: PluginDiagnostic[] = [];
 
@@ -100,10 +102,28 @@ export async function loadPlugin(dir: string, options: LoadPluginOptions): Promi
       plugin.mcpServers.push({ name: pluginServerName(plugin.name, name), raw, file, key: prefix ? `${prefix}.${name}` : name });
     }
   }
+  const lspSources = await jsonSources(path.join(root, ".lsp.json"), manifest.lspServers, manifestFile, "lspServers");
+  if ("error" in lspSources) return fail(lspSources.file, lspSources.error);
+  const lspSeen = new Set<string>();
+  for (const { value, file, key } of lspSources) {
+    // `.lsp.json` maps server names to servers; `{ "lspServers": {…} }` is read too.
+    const wrapped = isJsonObject(value) && isJsonObject(value.lspServers);
+    const servers = wrapped ? value.lspServers : value;
+    const prefix = [key, wrapped ? "lspServers" : undefined].filter(Boolean).join(".");
+    if (!isJsonObject(servers)) {
+      diagnostics.push({ file, ...(key && { key }), message: `must be an object mapping language server names to servers; plugin ${plugin.name} starts no language server of it` });
+      continue;
+    }
+    for (const [name, raw] of Object.entries(servers)) {
+      if (lspSeen.has(name)) continue;
+      lspSeen.add(name);
+      plugin.lspServers.push({ name, raw, file, key: prefix ? `${prefix}.${name}` : name });
+    }
+  }
   // Claude Code makes the data directory the first time the plugin names it; its hooks and servers
   // may `cd` there or keep their node_modules there from the start.
   const commands = Object.values(plugin.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((hook) => (hook.type === "command" ? hook.command : ""))));
-  if (commands.some((command) => command.includes(plugin.dataDir) || command.includes("${CLAUDE_PLUGIN_DATA}")) || JSON.stringify(plugin.mcpServers).includes("CLAUDE_PLUGIN_DATA")) {
+  if (commands.some((command) => command.includes(plugin.dataDir) || command.includes("${CLAUDE_PLUGIN_DATA}")) || JSON.stringify([plugin.mcpServers, plugin.lspServers]).includes("CLAUDE_PLUGIN_DATA")) {
     await makeDirs(plugin.dataDir).catch((error: Error) => diagnostics.push({ file: plugin.dataDir, message: `Plugin ${plugin.name}: cannot make its data directory: ${error.message}` }));
   }
   return { ok: true, plugin, diagnostics };

@@ -20,6 +20,8 @@ export type PluginManifest = {
   hooks?: { files: string[]; inline: unknown[] };
   /** Files of MCP servers (besides `.mcp.json`), or the servers themselves. */
   mcpServers?: { files: string[]; inline: unknown[] };
+  /** Files of language servers (besides `.lsp.json`), or the servers themselves. */
+  lspServers?: { files: string[]; inline: unknown[] };
 };
 
 export type ParsedManifest = { ok: true; manifest: PluginManifest } | { ok: false; message: string };
@@ -48,6 +50,7 @@ const manifestSchema = z.looseObject({
   outputStyles: paths("outputStyles"),
   hooks: pathsOrInline("hooks"),
   mcpServers: pathsOrInline("mcpServers"),
+  lspServers: pathsOrInline("lspServers"),
 });
 
 /** Validates the parsed JSON of `plugin.json` of the plugin at `root`. */
@@ -67,7 +70,7 @@ export function parseManifest(value: unknown, root: string): ParsedManifest {
       const value = data[key];
       if (value !== undefined) manifest[key] = (typeof value === "string" ? [value] : value).map((p) => inside(root, p, key));
     }
-    for (const key of ["hooks", "mcpServers"] as const) {
+    for (const key of ["hooks", "mcpServers", "lspServers"] as const) {
       const value = data[key];
       if (value !== undefined) manifest[key] = splitInline(value, root, key);
     }

@@ -7,6 +7,10 @@ export type PluginSource = "installed" | "plugin-dir";
 /** A plugin MCP server's entry as the plugin writes it, with where it is written. */
 export type PluginMcpEntry = { name: string; raw: unknown; file: string; key: string };
 
+/** A plugin language server's entry as the plugin writes it (lsp/config.ts reads it), by its own
+ * name, with where it is written. */
+export type PluginLspEntry = { name: string; raw: unknown; file: string; key: string };
+
 /** A plugin that loaded: what it adds, found in its default folders and its manifest's paths. The
  * loaders of skills, commands, agents, hooks, MCP servers and output styles read its components as
  * they read the user's, each named `<plugin>:<name>`. */
@@ -36,6 +40,8 @@ export type Plugin = {
    * its environment. */
   hooks: HooksConfig;
   mcpServers: PluginMcpEntry[];
+  /** Of `.lsp.json` and the manifest's `lspServers`. */
+  lspServers: PluginLspEntry[];
 };
 
 export type PluginDiagnostic = { file: string; key?: string; message: string };

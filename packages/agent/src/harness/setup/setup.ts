@@ -30,6 +30,8 @@ import { BYPASS_DISABLED, permissionContext } from "../../settings/context.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../../settings/managed-path.ts";
 import { comesWithRepository, isFileScope, type Settings, type SettingsSource } from "../../settings/types.ts";
 import type { Plugin, PluginDiscovery } from "../../plugins/types.ts";
+import type { LspServers } from "../../lsp/servers.ts";
+import { runLspServers } from "./run-lsp.ts";
 import { discoverSkills } from "../../skills/discover.ts";
 import type { Skill } from "../../skills/types.ts";
 import { loadAgentDefinitions } from "../../subagents/load-agents.ts";
@@ -101,6 +103,9 @@ export type RunSetup = {
   mcpResourceServers: string[];
   /** Each configured MCP server and how its start went. */
   mcpServers: McpServerStatus[];
+  /** The plugins' language servers (started at their first file), when a plugin declares any and
+   * the run does not bring its own `tools`. */
+  lsp?: LspServers;
   /** The started MCP servers' connections (for a probe of them: harness/mcp/probe.ts). */
   mcpConnections?: () => readonly McpConnection[];
   /** Where the servers a sub-agent's definition defines start (`refused` when the run brings its own
@@ -259,6 +264,8 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
         )
       : undefined;
 
+  const lsp = options.tools === undefined ? await runLspServers(resources, { plugins, projectRoot, env: childEnv }, report) : undefined;
+
   const [memory, autoMemory, skills, commands, agents, git, outputStyle] = await Promise.all([memoryLoad, autoMemoryLoad, skillsLoad, commandsLoad, agentsLoad, gitLoad, loadOutputStyle(settings.outputStyle, { ...where, plugins })]);
   for (const load of [memory, skills, commands, agents, outputStyle]) report(load.diagnostics);
   inventory.memoryNotes = [...memory.excluded.map((file) => ({ file, message: "left out by the settings' claudeMdExcludes" })), ...memory.diagnostics.map(({ file, message }) => ({ file, message }))];
@@ -314,6 +321,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     mcpResourceServers: mcp?.resourceServers ?? [],
     mcpServers: mcp?.status() ?? [],
     ...(mcp && { mcpConnections: mcp.connections }),
+    ...(lsp && { lsp }),
     subagentMcp,
     ...(outputStyle.style && { outputStyle: outputStyle.style.name }),
     basePrompt: withAutoMemory(outputStyle.style ? styledSystemPrompt(outputStyle.style) : BASE_SYSTEM_PROMPT, autoMemory),

@@ -1,0 +1,20 @@
+// The run's language servers: those its plugins declare (lsp/config.ts), kept with the
+// conversation's resources. Nothing of it is imported for a run whose plugins declare none.
+import type { Plugin, PluginDiagnostic } from "../../plugins/types.ts";
+import type { LspServers } from "../../lsp/servers.ts";
+import { lspServersFor, type AgentResources } from "../resources.ts";
+
+export async function runLspServers(
+  resources: AgentResources,
+  where: { plugins: readonly Plugin[]; projectRoot: string; env: Record<string, string> | undefined },
+  report: (diagnostics: readonly PluginDiagnostic[]) => void,
+): Promise<LspServers | undefined> {
+  if (!where.plugins.some((plugin) => plugin.lspServers.length > 0)) return undefined;
+  const [{ lspServersOf }, { lspServers }] = await Promise.all([import("../../lsp/config.ts"), import("../../lsp/servers.ts")]);
+  const config = lspServersOf(where.plugins);
+  report(config.diagnostics);
+  if (config.servers.length === 0) return undefined;
+  const env = where.env ?? (process.env as Record<string, string>);
+  const key = JSON.stringify([where.projectRoot, config.servers, env]);
+  return lspServersFor(resources, key, () => lspServers(config.servers, { root: where.projectRoot, env }));
+}

@@ -131,7 +131,9 @@ export class RpcConnection {
 
   async #answer(id: number | string, method: string, params: unknown): Promise<void> {
     try {
-      const result = await this.#handlers.onRequest(method, params);
+      // A handler that throws at once answers after the same wait as one that returns, so that
+      // answers go out in the order the requests came.
+      const result = await Promise.resolve().then(() => this.#handlers.onRequest(method, params));
       this.#send({ jsonrpc: "2.0", id, result: result ?? null });
     } catch (error) {
       const code = error instanceof RpcError ? error.code : -32603;

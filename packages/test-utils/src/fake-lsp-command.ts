@@ -7,6 +7,8 @@ export type FakeLspOptions = {
   crashOn?: string;
   /** Exits with code 2 (and a line on stderr) instead of answering initialize. */
   failStart?: boolean;
+  /** Never answers initialize. */
+  hangStart?: boolean;
   /** The extensions it indexes (default .ts and .js). */
   extensions?: string[];
 };
@@ -18,6 +20,7 @@ export function fakeLspServerCommand(options: FakeLspOptions = {}): { command: s
   if (options.log) args.push("--log", options.log);
   if (options.crashOn) args.push("--crash-on", options.crashOn);
   if (options.failStart) args.push("--fail-start");
+  if (options.hangStart) args.push("--hang-start");
   if (options.extensions) args.push("--ext", options.extensions.join(","));
   return { command: process.execPath, args };
 }

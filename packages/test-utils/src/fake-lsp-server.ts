@@ -4,7 +4,8 @@
 // client sent them), and publishes diagnostics for `@error` / `@warning` lines on didOpen and
 // didChange. Flags (see fake-lsp-command.ts): --log FILE appends one JSON line per message it
 // gets (and the answers to its own requests); --crash-on METHOD exits with code 3 on that request
-// after a line on stderr; --fail-start exits with code 2 before answering initialize; --ext .a,.b
+// after a line on stderr; --fail-start exits with code 2 before answering initialize, --hang-start
+// never answers it; --ext .a,.b
 // are the extensions it indexes (default .ts,.js).
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -141,6 +142,7 @@ function receive(message: any): void {
   }
   switch (method) {
     case "initialize":
+      if (argv.includes("--hang-start")) return;
       if (argv.includes("--fail-start")) {
         process.stderr.write("fake-lsp: cannot find the project's configuration\n");
         process.exit(2);

@@ -94,3 +94,11 @@ test("restartOnCrash false: a crashed server is not started again", async (t) =>
   await assert.rejects(server.request("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 10 } }), /exited with code 3/);
   await assert.rejects(server.open(file), /is not available: exited with code 3; it is not started again \(restartOnCrash is false\)/);
 });
+
+test("a server that does not answer initialize within startupTimeout is ended, and the call says so", async (t) => {
+  const { root, server } = await fakeServer(t, { hangStart: true }, { startupTimeoutMs: 300, maxRestarts: 0 });
+  const file = path.join(root, "a.ts");
+  await fs.writeFile(file, "x\n");
+  await assert.rejects(server.open(file), /^Error: LSP server "plugin:kit:fake" \(.*\) failed to initialize: no answer to initialize within 300 ms$/);
+  await assert.rejects(server.open(file), /is not available: failed to initialize: no answer to initialize within 300 ms; it was started 1 times and is not started again \(maxRestarts 0\)/);
+});

@@ -180,13 +180,15 @@ export class LspServer {
     });
     const running: Running = { child, rpc, exited };
     let initializing = true;
+    // Set when initialize failed and the process is ended for it: that failure is the one told.
+    let gaveUp = false;
     // The reason is told once the server's stderr is read to its end (it may come after the exit),
     // or a moment after the exit when a child of the server holds the pipe open.
     const stderrEnded = new Promise<void>((resolve) => child.stderr!.once("close", () => resolve()));
     child.once("exit", async (code, signal) => {
       await Promise.race([stderrEnded, delay(STDERR_WAIT_MS)]);
       const how = code === null ? `was ended by ${signal}` : `exited with code ${code}`;
-      const reason = this.#stopped ? new Error(`LSP server "${config.name}" has been stopped`) : this.#failed(`${initializing ? "exited while starting: it " : ""}${how}`, !initializing);
+      const reason = this.#stopped || gaveUp ? new Error(`LSP server "${config.name}" has been stopped`) : this.#failed(`${initializing ? "exited while starting: it " : ""}${how}`, !initializing);
       rpc.close(reason);
       if (this.#running === running) this.#running = undefined;
       this.#documents.clear();
@@ -210,9 +212,11 @@ export class LspServer {
         { timeoutMs: config.startupTimeoutMs },
       );
     } catch (error) {
-      signalGroup(child.pid!, "SIGKILL");
       const message = (error as Error).message;
-      throw message.startsWith(`LSP server "${config.name}"`) ? error : this.#failed(`failed to initialize: ${message}`, false);
+      if (message.startsWith(`LSP server "${config.name}"`)) throw error;
+      gaveUp = true;
+      signalGroup(child.pid!, "SIGKILL");
+      throw this.#failed(`failed to initialize: ${message}`, false);
     }
     initializing = false;
     rpc.notify("initialized", {});

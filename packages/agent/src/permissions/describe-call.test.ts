@@ -10,6 +10,8 @@ test("an approval prompt shows the command, path, URL or query", () => {
   assert.equal(describeCall({ name: "Glob", input: { pattern: "**/*.ts" } }), "**/*.ts");
   assert.equal(describeCall({ name: "WebFetch", input: { url: "https://example.com", prompt: "x" } }), "https://example.com");
   assert.equal(describeCall({ name: "WebSearch", input: { query: "node 24" } }), "node 24");
+  assert.equal(describeCall({ name: "LSP", input: { operation: "hover", filePath: "/tmp/a.ts", line: 3, character: 7 } }), "hover /tmp/a.ts:3:7");
+  assert.equal(describeCall({ name: "LSP", input: { operation: "workspaceSymbol", filePath: "a.ts", query: "greet" } }), "workspaceSymbol a.ts greet");
   assert.equal(describeCall({ name: "ExitPlanMode", input: { plan: "1. Write it.\n2. Test it." } }), "1. Write it. ⏎ 2. Test it.");
 });
 

@@ -9,6 +9,7 @@ import type { Credentials } from "./credentials.ts";
 import { statusLine, underWay } from "./format.ts";
 import { noticesView } from "./notices-view.ts";
 import { shellsView } from "./shells-view.ts";
+import { slashPicker } from "./slash-picker-view.ts";
 import { steersView } from "./steers-view.ts";
 
 export type SessionView = {
@@ -55,6 +56,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   const shells = shellsView(byId("shells"), (id) => client?.killShell(id));
   const notices = noticesView(byId("notices"));
   const steers = steersView(byId("steers"));
+  const picker = slashPicker(prompt, byId("slash-picker"), () => client?.state?.available);
   let wasUnderWay = false;
 
   function showState(state: HarnessState | undefined): void {
@@ -64,6 +66,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     shells.update(state);
     notices.update(state);
     steers.update(state);
+    picker.refresh();
     if (rewound && state && !state.messages.some((m) => m.id === rewound?.id)) {
       prompt.value = rewound.content;
       rewound = undefined;
@@ -122,6 +125,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   }
 
   prompt.addEventListener("keydown", (event) => {
+    if (picker.key(event)) return;
     if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
     event.preventDefault();
     submit();
@@ -165,6 +169,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     shells.clear();
     notices.clear();
     steers.clear();
+    picker.close();
     byId("composer").hidden = closed;
     byId("mode-row").hidden = closed;
   }

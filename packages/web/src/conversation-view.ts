@@ -1,7 +1,8 @@
 // The conversation: one element per message, updated in place as the state changes (the client
 // hands over a new state object per change, sharing the messages that did not change, so only
 // those that did are touched). The user's text is shown as typed, the assistant's as Markdown
-// (markdown-dom.ts, text as text still), tool calls where they were made.
+// (markdown-dom.ts, text as text still), tool calls where they were made. Each of the user's prompts
+// (steers aside) has Fork, for a new session of what came before it, and Rewind here.
 import type { HarnessMessage, HarnessState } from "@harness/protocol";
 import { h, setText } from "./dom.ts";
 import { markdownView } from "./markdown-dom.ts";
@@ -33,6 +34,9 @@ function textView(role: HarnessMessage["role"]): TextView {
   };
 }
 
+/** Fork on a prompt: a new session of the conversation before it (the prompt for the input). */
+export type ForkActions = { fork(messageId: string): void };
+
 export type ConversationView = {
   render(state: HarnessState): void;
   clear(): void;
@@ -40,7 +44,7 @@ export type ConversationView = {
   rewindRefused(message: string): void;
 };
 
-export function conversationView(root: HTMLElement, actions: CallActions & RewindActions): ConversationView {
+export function conversationView(root: HTMLElement, actions: CallActions & RewindActions & ForkActions): ConversationView {
   const views = new Map<string, MessageView>();
   let reasons: Map<string, string | undefined> = new Map();
 
@@ -49,8 +53,11 @@ export function conversationView(root: HTMLElement, actions: CallActions & Rewin
     if (!view) {
       const thinking = h("details", { class: "thinking", hidden: true });
       // A steer joined a run under way: there is no going back to before it alone.
-      const rewind = message.role === "user" && !message.steer ? rewindView(message.id, actions) : undefined;
-      const role = h("div", { class: "role" }, h("span", {}, message.role === "user" ? "you" : "assistant"), rewind?.button);
+      const prompt = message.role === "user" && !message.steer;
+      const rewind = prompt ? rewindView(message.id, actions) : undefined;
+      const fork = prompt ? h("button", { type: "button", class: "fork", title: "A new session of the conversation before this prompt, with the files as they were then; the prompt waits in its prompt box" }, "Fork") : undefined;
+      fork?.addEventListener("click", () => actions.fork(message.id));
+      const role = h("div", { class: "role" }, h("span", {}, message.role === "user" ? "you" : "assistant"), fork, rewind?.button);
       const element = h("div", { class: "message", "data-role": message.role, "data-id": message.id }, role, thinking);
       view = { element, calls: new Map(), texts: [], thinking, rewind };
       views.set(message.id, view);

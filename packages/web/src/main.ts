@@ -2,6 +2,7 @@
 // then shows the sessions and opens the one named in the address (#session=…) or none.
 import { byId, setText } from "./dom.ts";
 import { fetchUiConfig, forgetToken, storedCredentials, type Credentials, type UiConfig } from "./credentials.ts";
+import { forkTitle } from "./session-item.ts";
 import { sessionsView } from "./sessions-view.ts";
 import { sessionView } from "./session-view.ts";
 import { askCredentials, tryCredentials } from "./sign-in-view.ts";
@@ -61,8 +62,28 @@ async function start(config: UiConfig): Promise<void> {
     session.close();
     sessions.mark(undefined);
   };
+  let forking = false;
+  /** Forks the session open (before prompt `messageId`, or all of it) and opens the fork. */
+  const fork = async (messageId?: string) => {
+    const source = session.current();
+    if (!source || forking) return;
+    forking = true;
+    problem("");
+    try {
+      const title = sessions.titleOf(source);
+      const made = await api.fork(source, { ...(messageId !== undefined && { messageId }), ...(title && { title: forkTitle(title) }) });
+      sessions.mark(made.sessionId);
+      await session.open(made.sessionId, made.prompt);
+      await sessions.refresh();
+      if (made.warning) problem(made.warning);
+    } catch (error) {
+      problem(`the session was not forked: ${(error as Error).message}`);
+    } finally {
+      forking = false;
+    }
+  };
   const sessions = sessionsView(api, { open, removed, problem });
-  const session = sessionView(credentials, { changed: () => void sessions.refresh(), refused, problem });
+  const session = sessionView(credentials, { changed: () => void sessions.refresh(), refused, problem, fork: (id) => void fork(id) });
   await sessions.refresh();
   const wanted = sessionInAddress();
   if (wanted) open(wanted);

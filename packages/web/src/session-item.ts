@@ -31,6 +31,14 @@ export function deleteQuestion(title: string, status: string): string {
   return `Delete “${title}” and its conversation for good?${running ? " Its run under way is stopped." : ""}`;
 }
 
+/** A fork's title: its source's, marked (and cut to fit the server's limit). */
+export function forkTitle(title: string): string {
+  const mark = " (fork)";
+  const kept = title.slice(0, MAX_TITLE_CHARS - mark.length);
+  // Not half a character: the server refuses a title holding half a surrogate pair.
+  return (/[\ud800-\udbff]$/.test(kept) ? kept.slice(0, -1) : kept).trimEnd() + mark;
+}
+
 /** What a session without a title (no prompt yet) is called; its id is its tooltip. */
 export const UNTITLED = "new session";
 

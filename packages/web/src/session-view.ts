@@ -1,7 +1,8 @@
 // The open session: one client (the SDK's HarnessClient, which reconnects by itself) following it,
 // the conversation, the status line, the prompt box (Enter sends, Shift+Enter makes a new line; a
 // prompt while a run is under way steers it), Cancel (and Esc), the permission mode, the
-// background shells, the steers on their way and the notices that come meanwhile.
+// background shells, the steers on their way and the notices that come meanwhile; Fork (of a
+// prompt, or the whole session) is the sessions' business: it is handed to the hooks.
 import { createHarnessClient, type HarnessClient, type HarnessState } from "@harness/client";
 import { byId, setText } from "./dom.ts";
 import { conversationView } from "./conversation-view.ts";
@@ -13,7 +14,8 @@ import { slashPicker } from "./slash-picker-view.ts";
 import { steersView } from "./steers-view.ts";
 
 export type SessionView = {
-  open(sessionId: string): Promise<void>;
+  /** Follows `sessionId`; `draft`: put in the prompt box once it is open (a fork's prompt). */
+  open(sessionId: string, draft?: string): Promise<void>;
   /** The session followed, if any. */
   current(): string | undefined;
   /** Stops following the session (it was deleted): no conversation, no prompt box. */
@@ -27,6 +29,8 @@ export type SessionHooks = {
   refused(why: string): void;
   /** Something went wrong that the user should read (cleared with an empty string). */
   problem(message: string): void;
+  /** Fork the session open: before the prompt `messageId`, or all of it. */
+  fork(messageId?: string): void;
 };
 
 const MODES = new Set(["default", "acceptEdits", "fullAuto"]);
@@ -46,6 +50,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     approve: (id) => client?.approve(id),
     deny: (id) => client?.deny(id, "denied in the web UI"),
     background: (id) => client?.background(id),
+    fork: (id) => hooks.fork(id),
     rewind(id, dryRun) {
       if (!client) return;
       const content = client.state?.messages.find((m) => m.id === id)?.content;
@@ -135,6 +140,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     submit();
   });
   cancel.addEventListener("click", stop);
+  byId("fork-session").addEventListener("click", () => hooks.fork());
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !event.isComposing) stop();
   });
@@ -172,6 +178,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     picker.close();
     byId("composer").hidden = closed;
     byId("mode-row").hidden = closed;
+    byId("fork-session").hidden = closed;
   }
 
   return {
@@ -186,7 +193,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
       history.replaceState(history.state, "", location.pathname + location.search);
       hooks.problem("");
     },
-    async open(sessionId) {
+    async open(sessionId, draft) {
       hooks.problem("");
       forget(false);
       location.hash = `session=${encodeURIComponent(sessionId)}`;
@@ -198,6 +205,10 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
           follow(client);
           showState(undefined);
           await client.connect();
+        }
+        if (draft !== undefined) {
+          prompt.value = draft;
+          prompt.setSelectionRange(draft.length, draft.length);
         }
         prompt.focus();
       } catch (error) {

@@ -4,7 +4,12 @@ import type { SessionsApi } from "@harness/client";
 import { byId, h, setText } from "./dom.ts";
 import { sessionItem, UNTITLED } from "./session-item.ts";
 
-export type SessionsView = { refresh(): Promise<void>; mark(sessionId: string | undefined): void };
+export type SessionsView = {
+  refresh(): Promise<void>;
+  mark(sessionId: string | undefined): void;
+  /** The session's title as last listed or renamed; undefined for none. */
+  titleOf(sessionId: string): string | undefined;
+};
 
 export type SessionsHooks = {
   open(sessionId: string): void;
@@ -85,6 +90,7 @@ export function sessionsView(api: SessionsApi, hooks: SessionsHooks): SessionsVi
       })().finally(() => (refreshing = undefined));
       return refreshing;
     },
+    titleOf: (sessionId) => titles.get(sessionId),
     mark(sessionId) {
       current = sessionId;
       for (const button of list.querySelectorAll<HTMLElement>("button.session")) {

@@ -1,7 +1,8 @@
 // The web UI on a long conversation (300 messages, a reply with many tool calls), in headless
 // Chromium against a real `harness serve` with the fake model: a streamed reply changes the page
 // only where it changed, its own text, not the prompts before it, its finished tool calls or the
-// prompt box's buttons.
+// prompt box's buttons; the finished messages off screen are not rendered (only the reply is laid
+// out again at each delta), and the page stays at the conversation's end, opened and streaming.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MinimalClient } from "@harness/test-utils";
@@ -27,6 +28,16 @@ describe("the web UI on a long conversation", () => {
     }
     const page = await openUi(`${server.url}/#session=long`);
     await until(page, `document.querySelectorAll("#conversation .message").length === ${2 * PROMPTS}`, "the conversation to show");
+    // Opened at its end: the last reply in view; the first prompt, far above, skipped.
+    const atEnd = `(() => {
+      const box = document.getElementById("conversation").getBoundingClientRect();
+      const last = [...document.querySelectorAll("#conversation .message")].pop().getBoundingClientRect();
+      return last.bottom <= box.bottom + 1 && last.bottom > box.top;
+    })()`;
+    await until(page, atEnd, "the conversation's end in view");
+    const skipped = (n: number) => `!document.querySelectorAll("#conversation .message")[${n}].querySelector(".text").checkVisibility({ contentVisibilityAuto: true })`;
+    assert.equal(await page.evaluate(skipped(0)), true, "the first prompt, off screen, is not rendered");
+    assert.equal(await page.evaluate(skipped(2 * PROMPTS - 1)), false, "the last reply, in view, is");
     const calls = Array.from({ length: CALLS }, (_, i) => ({ name: "Read", input: { file_path: `missing-${i}.txt` } }));
     const chunks = Array.from({ length: 60 }, (_, i) => `word${i} `);
     fake.push({ toolUses: calls }, { text: chunks, delayMs: 15 });
@@ -55,6 +66,8 @@ describe("the web UI on a long conversation", () => {
       }).observe(document.getElementById("composer"), { subtree: true, childList: true, attributes: true, characterData: true });
     })()`);
     await replied(page, PROMPTS + 1);
+    await until(page, atEnd, "the conversation's end still in view");
+    assert.equal(await page.evaluate(skipped(0)), true);
     const touched = await page.evaluate<{ outside: number; calls: number; samples: string[] }>(`window.touched`);
     assert.equal(touched.outside, 0, `the messages before the reply are left alone: ${touched.samples.join("; ")}`);
     // Nor the prompt box and its buttons: the reply changes none of them.

@@ -1,17 +1,20 @@
 // The open session: one client (the SDK's HarnessClient, which reconnects by itself) following it,
 // the conversation, the status line, the prompt box (Enter sends, Shift+Enter makes a new line; a
 // prompt while a run is under way steers it), Cancel (and Esc), the permission mode, the
-// background shells, the steers on their way and the notices that come meanwhile; Fork (of a
-// prompt, or the whole session) is the sessions' business: it is handed to the hooks.
+// background shells, the steers on their way and the notices that come meanwhile, the workspace's
+// files (files-view.ts); Fork (of a prompt, or the whole session) is the sessions' business: it is
+// handed to the hooks.
 import { createHarnessClient, type HarnessClient, type HarnessState } from "@harness/client";
 import { byId, setText } from "./dom.ts";
 import { conversationView } from "./conversation-view.ts";
+import { filesView } from "./files-view.ts";
 import type { Credentials } from "./credentials.ts";
 import { statusLine, underWay } from "./format.ts";
 import { noticesView } from "./notices-view.ts";
 import { shellsView } from "./shells-view.ts";
 import { slashPicker } from "./slash-picker-view.ts";
 import { steersView } from "./steers-view.ts";
+import { workspaceFiles } from "./workspace-files.ts";
 
 export type SessionView = {
   /** Follows `sessionId`; `draft`: put in the prompt box once it is open (a fork's prompt). */
@@ -61,6 +64,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
   const shells = shellsView(byId("shells"), (id) => client?.killShell(id));
   const notices = noticesView(byId("notices"));
   const steers = steersView(byId("steers"));
+  const files = filesView(workspaceFiles(credentials), () => client?.sessionId);
   const picker = slashPicker(prompt, byId("slash-picker"), () => client?.state?.available);
   let wasUnderWay = false;
 
@@ -176,6 +180,7 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     notices.clear();
     steers.clear();
     picker.close();
+    files.reset(closed);
     byId("composer").hidden = closed;
     byId("mode-row").hidden = closed;
     byId("fork-session").hidden = closed;

@@ -1,8 +1,10 @@
 // The run's language servers: those its plugins declare (lsp/config.ts), kept with the
-// conversation's resources. Nothing of it is imported for a run whose plugins declare none.
+// conversation's resources. Nothing of it is imported for a run whose plugins declare none. The
+// servers' env values that are secrets are hidden in what the run shows, as an MCP server's are.
+import { configuredSecrets } from "@harness/llm/hidden-secrets";
 import type { Plugin, PluginDiagnostic } from "../../plugins/types.ts";
 import type { LspServers } from "../../lsp/servers.ts";
-import { lspServersFor, type AgentResources } from "../resources.ts";
+import { knowSecrets, lspServersFor, type AgentResources } from "../resources.ts";
 
 export async function runLspServers(
   resources: AgentResources,
@@ -13,6 +15,7 @@ export async function runLspServers(
   const [{ lspServersOf }, { lspServers }] = await Promise.all([import("../../lsp/config.ts"), import("../../lsp/servers.ts")]);
   const config = lspServersOf(where.plugins);
   report(config.diagnostics);
+  knowSecrets(resources, config.servers.flatMap((server) => configuredSecrets(server.env, "env")));
   if (config.servers.length === 0) return undefined;
   const env = where.env ?? (process.env as Record<string, string>);
   const key = JSON.stringify([where.projectRoot, config.servers, env]);

@@ -102,3 +102,34 @@ test("a server that does not answer initialize within startupTimeout is ended, a
   await assert.rejects(server.open(file), /^Error: LSP server "plugin:kit:fake" \(.*\) failed to initialize: no answer to initialize within 300 ms$/);
   await assert.rejects(server.open(file), /is not available: failed to initialize: no answer to initialize within 300 ms; it was started 1 times and is not started again \(maxRestarts 0\)/);
 });
+
+test("two calls on a file that changes on disk meanwhile leave the server with the text on disk, not the older one read first", async (t) => {
+  const { root, server } = await fakeServer(t);
+  const file = path.join(root, "a.ts");
+  await fs.writeFile(file, "function one() {}\n");
+  await server.open(file);
+  await fs.writeFile(file, "function two() {}\n");
+  // The first read (of `two`) is held until the second call (after `three` is written) has read
+  // and sent its text, as a slow disk may do.
+  const readFile = fs.readFile;
+  let second: Promise<unknown> | undefined;
+  let release: (() => void) | undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  t.mock.method(fs, "readFile", async (...args: Parameters<typeof fs.readFile>) => {
+    const text = await readFile.apply(fs, args);
+    if (!second) {
+      await fs.writeFile(file, "function three() {}\n");
+      second = server.open(file);
+      // Without a second read while this one is held, the calls are one after the other.
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 200))]);
+    } else setImmediate(release!);
+    return text;
+  });
+  const first = await server.open(file);
+  await second;
+  t.mock.restoreAll();
+  const { uri } = first;
+  const symbols = (await server.request("textDocument/documentSymbol", { textDocument: { uri } })) as { name: string }[];
+  assert.deepEqual(symbols.map((s) => s.name), ["three"]);
+  assert.equal((await server.open(file)).sent, false, "the server has the file as it is on disk");
+});

@@ -28,7 +28,14 @@ const STDERR_WAIT_MS = 200;
 /** Files larger than this are not sent to a server. */
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
-type Running = { child: ChildProcess; rpc: RpcConnection; exited: Promise<void> };
+/** A started process, with the documents it has open (by uri) and the syncs of them under way. */
+type Running = {
+  child: ChildProcess;
+  rpc: RpcConnection;
+  exited: Promise<void>;
+  documents: Map<string, { version: number; text: string }>;
+  syncing: Map<string, Promise<unknown>>;
+};
 
 export class LspServer {
   readonly config: LspServerConfig;
@@ -40,7 +47,6 @@ export class LspServer {
   #failure: { reason: string; crashed: boolean } | undefined;
   #stderr = "";
   #stopped = false;
-  #documents = new Map<string, { version: number; text: string }>();
   #diagnostics = new Map<string, { items: LspDiagnostic[]; published: number }>();
   #waiters = new Set<() => void>();
 
@@ -56,17 +62,27 @@ export class LspServer {
 
   /** Sends `file` as it is on disk now (didOpen the first time, didChange when it changed since:
    * `sent`), starting the server first if need be. Rejects with why the server or the file is not
-   * there. */
+   * there. Calls on the same file take turns, so that the text read last is the one sent last. */
   async open(file: string, signal?: AbortSignal): Promise<{ uri: string; text: string; sent: boolean }> {
     const running = await this.#ready(signal);
+    const uri = pathToFileURL(file).href;
+    const turn = (running.syncing.get(uri) ?? Promise.resolve()).catch(() => {}).then(() => this.#sync(running, file, uri));
+    running.syncing.set(uri, turn);
+    try {
+      return await turn;
+    } finally {
+      if (running.syncing.get(uri) === turn) running.syncing.delete(uri);
+    }
+  }
+
+  async #sync(running: Running, file: string, uri: string): Promise<{ uri: string; text: string; sent: boolean }> {
     const stat = await fs.stat(file);
     if (stat.size > MAX_DOCUMENT_BYTES) throw new Error(`${file} is too large (${stat.size} bytes) to send to a language server`);
     const text = await fs.readFile(file, "utf8");
-    const uri = pathToFileURL(file).href;
-    const open = this.#documents.get(uri);
+    const open = running.documents.get(uri);
     const sent = open?.text !== text;
     if (!open) {
-      this.#documents.set(uri, { version: 1, text });
+      running.documents.set(uri, { version: 1, text });
       running.rpc.notify("textDocument/didOpen", { textDocument: { uri, languageId: this.config.extensionToLanguage[extensionOf(file)] ?? "plaintext", version: 1, text } });
     } else if (open.text !== text) {
       open.version += 1;
@@ -178,7 +194,7 @@ export class LspServer {
       onNotification: (method, params) => this.#notified(method, params),
       onBroken: () => signalGroup(child.pid!, "SIGKILL"),
     });
-    const running: Running = { child, rpc, exited };
+    const running: Running = { child, rpc, exited, documents: new Map(), syncing: new Map() };
     let initializing = true;
     // Set when initialize failed and the process is ended for it: that failure is the one told.
     let gaveUp = false;
@@ -191,7 +207,6 @@ export class LspServer {
       const reason = this.#stopped || gaveUp ? new Error(`LSP server "${config.name}" has been stopped`) : this.#failed(`${initializing ? "exited while starting: it " : ""}${how}`, !initializing);
       rpc.close(reason);
       if (this.#running === running) this.#running = undefined;
-      this.#documents.clear();
       this.#diagnostics.clear();
       for (const wake of [...this.#waiters]) wake();
       forgetGroup(child.pid!);

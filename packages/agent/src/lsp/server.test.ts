@@ -133,3 +133,13 @@ test("two calls on a file that changes on disk meanwhile leave the server with t
   assert.deepEqual(symbols.map((s) => s.name), ["three"]);
   assert.equal((await server.open(file)).sent, false, "the server has the file as it is on disk");
 });
+
+test("stopping a server that is still starting ends it at once: the call waiting on it is told the server was stopped", async (t) => {
+  const { root, server, logged } = await fakeServer(t, { hangStart: true }, { startupTimeoutMs: 5_000, maxRestarts: 0 });
+  const file = path.join(root, "a.ts");
+  await fs.writeFile(file, "x\n");
+  const opening = server.open(file);
+  await waitFor(async () => ((await logged()).some((e) => e.method === "initialize") ? true : undefined), "the server to get initialize");
+  await server.stop();
+  await assert.rejects(opening, /^Error: LSP server "plugin:kit:fake" has been stopped/);
+});

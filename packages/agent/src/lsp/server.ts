@@ -47,6 +47,8 @@ export class LspServer {
   #failure: { reason: string; crashed: boolean } | undefined;
   #stderr = "";
   #stopped = false;
+  /** The process group of the server while it starts (until initialize is answered). */
+  #startingGroup: number | undefined;
   #diagnostics = new Map<string, { items: LspDiagnostic[]; published: number }>();
   #waiters = new Set<() => void>();
 
@@ -129,6 +131,8 @@ export class LspServer {
   /** Asks the server to shut down and exit, then ends its process group; later calls start none. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    // A server still starting is ended at once: its initialize may take all of its startupTimeout.
+    if (this.#startingGroup !== undefined) signalGroup(this.#startingGroup, "SIGKILL");
     const running = this.#running ?? (await this.#starting?.catch(() => undefined));
     if (!running) return;
     await running.rpc.request("shutdown", undefined, { timeoutMs: STOP_GRACE_MS }).catch(() => {});
@@ -151,7 +155,10 @@ export class LspServer {
     if (!this.#starting) {
       const refused = this.#refusal();
       if (refused) return Promise.reject(new Error(refused));
-      this.#starting = this.#start().finally(() => (this.#starting = undefined));
+      this.#starting = this.#start().finally(() => {
+        this.#starting = undefined;
+        this.#startingGroup = undefined;
+      });
     }
     const starting = this.#starting;
     if (!signal) return starting;
@@ -188,6 +195,8 @@ export class LspServer {
     });
     if (spawned) throw this.#failed(`cannot run ${config.command}: ${spawned.message}`, false);
     trackGroup(child.pid!);
+    this.#startingGroup = child.pid!;
+    if (this.#stopped) signalGroup(child.pid!, "SIGKILL");
     child.stderr!.on("data", (chunk: Buffer) => (this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-4000)));
     const rpc = new RpcConnection(child.stdout!, child.stdin!, {
       onRequest: (method, params) => serverRequest(method, params, { root: this.#place.root, settings: config.settings }),

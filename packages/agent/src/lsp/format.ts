@@ -17,12 +17,15 @@ export function kindName(kind: number): string {
   return KINDS[kind - 1] ?? "Symbol";
 }
 
-/** Reads the lines of the files results point into, once each per call. */
+/** Reads the lines of the files results point into, once each per call; those of a file `closed`
+ * says Read may not open are not read (the place is shown without its line). */
 export class LineSource {
   #cwd: string;
+  #closed: ((file: string) => boolean) | undefined;
   #files = new Map<string, string[] | undefined>();
-  constructor(cwd: string, known?: { uri: string; text: string }) {
+  constructor(cwd: string, known?: { uri: string; text: string }, closed?: (file: string) => boolean) {
     this.#cwd = cwd;
+    this.#closed = closed;
     if (known) this.#files.set(known.uri, known.text.split("\n"));
   }
 
@@ -30,7 +33,8 @@ export class LineSource {
     if (!this.#files.has(uri)) {
       let lines: string[] | undefined;
       try {
-        lines = uri.startsWith("file:") ? readFileSync(fileURLToPath(uri), "utf8").split("\n") : undefined;
+        const file = uri.startsWith("file:") ? fileURLToPath(uri) : undefined;
+        lines = file !== undefined && !this.#closed?.(file) ? readFileSync(file, "utf8").split("\n") : undefined;
       } catch {
         lines = undefined;
       }

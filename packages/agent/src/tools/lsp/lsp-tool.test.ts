@@ -153,3 +153,14 @@ test("a bad server entry is reported naming the plugin, the server and the field
   const got = results(withoutCacheMarks(provider.requests[1]!.messages).at(-1));
   assert.match(got.s!, /^ERROR .*denied/i);
 });
+
+test("results pointing into a file a deny rule keeps from Read name the place but do not quote its lines", async (t) => {
+  const project = await tempProject(t);
+  await withPlugin(project, { fake: fakeServer() });
+  await project.write("src/hello.ts", GREET);
+  await project.write("secret/key.ts", 'greet("the-hidden-line");\n');
+  await project.settings({ permissions: { deny: ["Read(./secret/**)"] } });
+  const { provider } = await run(project, [{ toolCalls: [{ id: "refs", name: "LSP", input: { operation: "findReferences", filePath: "src/hello.ts", line: 2, character: 17 } }] }, { text: "ok" }]);
+  const got = results(withoutCacheMarks(provider.requests[1]!.messages).at(-1));
+  assert.equal(got.refs, "Found 2 references in 2 files:\nsecret/key.ts:1:1\nsrc/hello.ts:2:17: export function greet(name) {");
+});

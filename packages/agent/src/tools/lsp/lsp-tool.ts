@@ -46,7 +46,7 @@ export function lspTool(servers: LspServers): ReturnType<typeof defineTool> {
     readOnly: true,
     description: description(servers.extensions()),
     parameters,
-    async execute(args, { cwd, signal }): Promise<ToolOutput> {
+    async execute(args, { cwd, signal, denied }): Promise<ToolOutput> {
       const target = resolvePath(cwd, args.filePath);
       const shown = displayPath(cwd, target);
       const server = servers.serverFor(target);
@@ -66,7 +66,8 @@ export function lspTool(servers: LspServers): ReturnType<typeof defineTool> {
       }
       try {
         const document = await server.open(target, signal);
-        const lines = new LineSource(cwd, document);
+        // Results may point into any file: lines are quoted only from those Read may open.
+        const lines = new LineSource(cwd, document, denied && ((file) => denied("Read", file)));
         const textDocument = { uri: document.uri };
         if (args.operation === "documentSymbol") return { content: formatDocumentSymbols(await server.request("textDocument/documentSymbol", { textDocument }, signal), lines) };
         if (args.operation === "workspaceSymbol") return { content: formatSymbolList(await server.request("workspace/symbol", { query: args.query ?? "" }, signal), lines) };

@@ -19,8 +19,9 @@ export type RpcHandlers = {
    * code), an unknown method should throw RpcError(METHOD_NOT_FOUND). */
   onRequest(method: string, params: unknown): unknown;
   onNotification(method: string, params: unknown): void;
-  /** The stream broke (not framed as LSP): the connection is closed with this error. */
-  onBroken?(error: Error): void;
+  /** The stream broke (not framed as LSP): the connection is closed with the error this returns,
+   * else with `error`. */
+  onBroken?(error: Error): Error | void;
 };
 
 type Pending = { method: string; resolve(value: unknown): void; reject(error: Error): void; timer: NodeJS.Timeout; signal?: AbortSignal; onAbort?: () => void };
@@ -45,8 +46,7 @@ export class RpcConnection {
         messages = reader.push(chunk);
       } catch (error) {
         const broken = new Error(`the server's output is not LSP: ${(error as Error).message}`);
-        this.close(broken);
-        handlers.onBroken?.(broken);
+        this.close(handlers.onBroken?.(broken) ?? broken);
         return;
       }
       for (const message of messages) this.#receive(message);

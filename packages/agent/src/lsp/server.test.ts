@@ -143,3 +143,18 @@ test("stopping a server that is still starting ends it at once: the call waiting
   await server.stop();
   await assert.rejects(opening, /^Error: LSP server "plugin:kit:fake" has been stopped/);
 });
+
+test("a server that stops speaking LSP on stdout is ended; the call in flight and later ones are told which server and why", async (t) => {
+  // Answers initialize, then writes a line that is not LSP at the next request.
+  const script = `let n = 0; process.stdin.on("data", () => {
+    n += 1;
+    if (n === 1) { const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { capabilities: {} } }); process.stdout.write("Content-Length: " + Buffer.byteLength(body) + "\\r\\n\\r\\n" + body); }
+    else if (n > 2) process.stdout.write("Indexing done\\r\\n\\r\\n");
+  }); setInterval(() => {}, 1000);`;
+  const { root, server } = await fakeServer(t, {}, { command: process.execPath, args: ["-e", script], maxRestarts: 0 });
+  const file = path.join(root, "a.ts");
+  await fs.writeFile(file, "x\n");
+  const { uri } = await server.open(file);
+  await assert.rejects(server.request("textDocument/hover", { textDocument: { uri }, position: { line: 0, character: 0 } }), /^Error: LSP server "plugin:kit:fake" \(.*\) was ended: the server's output is not LSP: a message header without Content-Length: "Indexing done"$/);
+  await assert.rejects(server.open(file), /is not available: was ended: the server's output is not LSP: a message header without Content-Length: "Indexing done"; it was started 1 times/);
+});

@@ -201,10 +201,19 @@ export class LspServer {
     const rpc = new RpcConnection(child.stdout!, child.stdin!, {
       onRequest: (method, params) => serverRequest(method, params, { root: this.#place.root, settings: config.settings }),
       onNotification: (method, params) => this.#notified(method, params),
-      onBroken: () => signalGroup(child.pid!, "SIGKILL"),
+      onBroken: (error) => {
+        signalGroup(child.pid!, "SIGKILL");
+        // While starting, initialize fails with `error`; after, the server is ended for it, and gone
+        // for the calls that come before its exit is seen.
+        if (initializing) return;
+        if (this.#running === running) this.#running = undefined;
+        return (broken = this.#failed(`was ended: ${error.message}`, true));
+      },
     });
     const running: Running = { child, rpc, exited, documents: new Map(), syncing: new Map() };
     let initializing = true;
+    // Why the server was ended after it started, when its output broke: that is the failure told.
+    let broken: Error | undefined;
     // Set when initialize failed and the process is ended for it: that failure is the one told.
     let gaveUp = false;
     // The reason is told once the server's stderr is read to its end (it may come after the exit),
@@ -213,7 +222,7 @@ export class LspServer {
     child.once("exit", async (code, signal) => {
       await Promise.race([stderrEnded, delay(STDERR_WAIT_MS)]);
       const how = code === null ? `was ended by ${signal}` : `exited with code ${code}`;
-      const reason = this.#stopped || gaveUp ? new Error(`LSP server "${config.name}" has been stopped`) : this.#failed(`${initializing ? "exited while starting: it " : ""}${how}`, !initializing);
+      const reason = this.#stopped || gaveUp ? new Error(`LSP server "${config.name}" has been stopped`) : (broken ?? this.#failed(`${initializing ? "exited while starting: it " : ""}${how}`, !initializing));
       rpc.close(reason);
       if (this.#running === running) this.#running = undefined;
       this.#diagnostics.clear();

@@ -116,3 +116,27 @@ test("the watch stops when the session closes, and does not start when its runne
   assert.equal(gone.shellAsks.length, 1, "asked once on opening, then given up on");
   assert.equal(reopened.client.state!.shells?.[0]?.status, "running");
 });
+
+test("a runner that answers the list at once every time, changed or not, is not asked again and again", async () => {
+  const runner = createFakeRunner();
+  // It ignores the version asked about: every ask is answered straight away.
+  let asks = 0;
+  runner.shells = async () => {
+    asks++;
+    await new Promise((resolve) => setImmediate(resolve));
+    return { ok: true, value: { version: `${asks % 2}123456789abcdef`, shells: runner.shellsNow } };
+  };
+  const { session, client } = await startSession({ runner });
+  runner.setShells([sleeping]);
+  const run = await submitAndRun(session, client, runner);
+  run.emit({ type: "run.started", requestId: "r1" }, { type: "shells.changed", shells: [sleeping] });
+  run.emit({ type: "run.completed", result: "ok" });
+  try {
+    await until(() => client.state?.status === "idle" && asks > 0);
+    await settle();
+    await settle();
+    assert.ok(asks <= 2, `asked ${asks} times`);
+  } finally {
+    await session.close();
+  }
+});

@@ -5,9 +5,14 @@
 // list differs, or after a bounded wait, and is asked again), and applies each change as a run's
 // shells.changed would. It stops when a run starts (the run's events take over), when no shell runs
 // any more, when the runner cannot be asked (none serves the session: the next run brings the list
-// up to date), and when the session ends here.
+// up to date), and when the session ends here. An answer to a version that changes nothing in the
+// state (the runner's wait ended; or a runner that does not wait) is followed by a pause before the
+// next ask, so that a runner answering at once every time is not asked in a tight loop.
 import type { SessionCore } from "./core.ts";
 import { shellsOps } from "./translate.ts";
+
+/** The pause after an answer that changed nothing. */
+export const UNCHANGED_PAUSE_MS = 1000;
 
 /** The watch of each session, while one goes on. */
 const watches = new WeakMap<SessionCore, AbortController>();
@@ -29,14 +34,29 @@ export function watchIdleShells(core: SessionCore): void {
   void (async () => {
     let version: string | undefined;
     while (going() && anyRunning(core)) {
-      const answer = await ask(version, { signal }).catch(() => undefined);
+      const asked = version;
+      const answer = await ask(asked, { signal }).catch(() => undefined);
       if (!answer?.ok || !going()) return;
       version = answer.value.version;
       const ops = shellsOps(core.state, answer.value.shells);
       if (ops.length > 0) core.commit(ops);
+      else if (asked !== undefined) await pause(UNCHANGED_PAUSE_MS, signal);
     }
   })().finally(() => {
     if (watches.get(core) === controller) watches.delete(core);
+  });
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (the timer then cleared). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }
 

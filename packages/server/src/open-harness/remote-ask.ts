@@ -1,6 +1,7 @@
 // One GET of another harness's API (a registered hosted one): bounded in time, never redirected, its
 // answer read no further than a cap. A failure is a value saying what happened, for a health check's
 // message or an error naming the harness.
+import { leadingText } from "@harness/llm/leading-text";
 
 export type RemoteAnswer =
   /** An HTTP answer came: `failure` says why it is not the JSON asked for (undefined when it is). */
@@ -25,38 +26,19 @@ export async function askRemote(url: string, { timeoutMs, maxBytes }: { timeoutM
   };
   if (status >= 300 && status < 400) return fail(`answered a redirect (${status}${response.headers.has("location") ? ` to ${response.headers.get("location")}` : ""}): redirects are not followed`);
   if (status < 200 || status >= 300) return fail(`answered ${status}`);
-  let body: Uint8Array;
+  let body: string;
   try {
-    const read = await readAtMost(response, maxBytes);
-    if (read === undefined) return fail(`answered more than ${maxBytes} bytes`);
-    body = read;
+    const read = await leadingText(response, maxBytes);
+    if (read.more) return fail(`answered more than ${maxBytes} bytes`);
+    body = read.text.replace(/^\uFEFF/, "");
   } catch (error) {
     return fail(`answered, but its body broke off: ${whyFailed(error, timeoutMs)}`);
   }
   try {
-    return { answered: true, status, json: JSON.parse(new TextDecoder().decode(body)), latencyMs: elapsed() };
+    return { answered: true, status, json: JSON.parse(body), latencyMs: elapsed() };
   } catch {
     return fail(`answered ${status} with no JSON (${response.headers.get("content-type") ?? "no content type"})`);
   }
-}
-
-/** The body whole, or undefined once it runs past `maxBytes` (the rest not read). */
-async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 function whyFailed(error: unknown, timeoutMs: number): string {

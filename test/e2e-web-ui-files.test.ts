@@ -104,4 +104,46 @@ describe("the web UI's file browser", () => {
     assert.equal(await page.evaluate(`document.querySelector("#files .files-problem").textContent`), `could not list src/lib/: the server answered 404: no file "src/lib" in the session's workspace`);
     assert.deepEqual(page.console(), []);
   });
+
+  test("a file's text arrives only where it was asked for: not under a file chosen since, nor dropped by a Refresh", async () => {
+    const { server, dataDir } = await harness({ replies: [] });
+    const page = await openUi(`${server.url}/`);
+    await workspaceOf(page, dataDir);
+    // Reads of files wait until let go, as over a slow network.
+    await page.evaluate(`(() => {
+      const real = window.fetch;
+      window.held = [];
+      window.readsDone = 0;
+      window.fetch = async (...args) => {
+        if (!String(args[0]).includes("/download")) return real(...args);
+        await new Promise((resolve) => window.held.push(resolve));
+        const response = await real(...args);
+        const body = await response.arrayBuffer();
+        window.readsDone++;
+        return new Response(body, { status: response.status, headers: response.headers });
+      };
+    })()`);
+    const note = `document.getElementById("file-note").textContent`;
+    await click(page, "#files-toggle");
+    await until(page, `${entries}.includes("notes.md 52 B")`, "the workspace listed");
+
+    await click(page, `#files-list button.file-entry[data-path="notes.md"]`);
+    await until(page, `window.held.length === 1`, "notes.md asked for");
+    await click(page, `#files-list button.file-entry[data-path="big.log"]`);
+    await until(page, `/too large to show here/.test(${note})`, "the large file named");
+    await page.evaluate(`window.held.shift()()`);
+    await until(page, `window.readsDone === 1`, "notes.md read");
+    assert.equal(await page.evaluate(`document.getElementById("file-name").textContent`), "big.log");
+    assert.match(await page.evaluate<string>(note), /too large to show here/);
+    assert.equal(await page.evaluate(shownText), "");
+
+    await click(page, `#files-list button.file-entry[data-path="notes.md"]`);
+    await until(page, `window.held.length === 1`, "notes.md asked for again");
+    await click(page, "#files .files-refresh");
+    await until(page, `window.readsDone === 1 && ${entries}.includes("notes.md 52 B")`, "the folder listed again");
+    await page.evaluate(`window.held.shift()()`);
+    await until(page, `${note} === "52 B"`, "notes.md shown");
+    assert.equal(await page.evaluate(shownText), "# Notes\n<b>not bold</b> & <script>alert(1)</script>\n");
+    assert.deepEqual(page.console(), []);
+  });
 });

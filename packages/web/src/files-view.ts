@@ -25,24 +25,26 @@ export function filesView(files: WorkspaceFiles, session: () => string | undefin
   const note = byId("file-note");
   const text = byId("file-text");
   let folder = "";
-  /** Each listing and reading counts: an answer to an older one is dropped. */
-  let asked = 0;
+  /** Each listing, and each file chosen, counts apart: an answer to an older one is dropped (a
+   * file's text never shows under a file chosen since; a listing does not drop a file's text). */
+  let listed = 0;
+  let chosen = 0;
 
   async function show(path: string): Promise<void> {
     const sessionId = session();
     if (!sessionId) return;
-    const ask = ++asked;
+    const ask = ++listed;
     setText(problem, "");
     try {
       const { entries, truncated } = await files.list(sessionId, path);
-      if (ask !== asked) return;
+      if (ask !== listed) return;
       folder = path;
       setText(pathText, path === "" ? "/" : `${path}/`);
       up.disabled = path === "";
       list.replaceChildren(...entries.map(entryItem), ...(truncated ? [h("li", { class: "files-more" }, "…only the first entries are listed")] : []));
       if (entries.length === 0) list.replaceChildren(h("li", { class: "files-more" }, "an empty folder"));
     } catch (error) {
-      if (ask === asked) setText(problem, `could not list ${path === "" ? "/" : `${path}/`}: ${(error as Error).message}`);
+      if (ask === listed) setText(problem, `could not list ${path === "" ? "/" : `${path}/`}: ${(error as Error).message}`);
     }
   }
 
@@ -61,6 +63,7 @@ export function filesView(files: WorkspaceFiles, session: () => string | undefin
   async function open(entry: WorkspaceEntry, button: HTMLElement): Promise<void> {
     const sessionId = session();
     if (!sessionId) return;
+    const ask = ++chosen;
     for (const other of list.querySelectorAll("[aria-current]")) other.removeAttribute("aria-current");
     button.setAttribute("aria-current", "true");
     view.hidden = false;
@@ -71,17 +74,16 @@ export function filesView(files: WorkspaceFiles, session: () => string | undefin
     if (entry.size !== undefined && entry.size > MAX_SHOWN_BYTES) return setText(note, `too large to show here (${size})`);
     if (entry.mimeType !== undefined && !isTextType(entry.mimeType)) return setText(note, `not text (${entry.mimeType}, ${size}): not shown`);
     setText(note, "reading…");
-    const ask = ++asked;
     try {
       const read = await files.read(sessionId, entry.path);
-      if (ask !== asked) return;
+      if (ask !== chosen) return;
       if (read.text === undefined) return setText(note, `not text (${read.mimeType}): not shown`);
       const cut = read.text.length > MAX_SHOWN_BYTES;
       // Its size as read: the listing's may be older.
       setText(note, cut ? `the first ${sizeText(MAX_SHOWN_BYTES)} of it` : sizeText(new TextEncoder().encode(read.text).length));
       setText(text, cut ? read.text.slice(0, MAX_SHOWN_BYTES) : read.text);
     } catch (error) {
-      if (ask !== asked) return;
+      if (ask !== chosen) return;
       setText(note, "");
       setText(problem, `could not read ${entry.path}: ${(error as Error).message}`);
     }
@@ -104,7 +106,8 @@ export function filesView(files: WorkspaceFiles, session: () => string | undefin
   return {
     reset(closed) {
       close();
-      asked++;
+      listed++;
+      chosen++;
       folder = "";
       toggle.hidden = closed;
       list.replaceChildren();

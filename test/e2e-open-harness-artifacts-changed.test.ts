@@ -8,7 +8,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startHarness, type Harness } from "./e2e-commands-support.ts";
-import { apiAs, readSse, V1, type Api } from "./open-harness-support.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { apiAs, readSse, V1, type Api, type Sse } from "./open-harness-support.ts";
 
 /** A new session of alice's whose runs ask nobody. */
 async function session(h: Harness, api: Api): Promise<string> {
@@ -20,10 +21,10 @@ async function session(h: Harness, api: Api): Promise<string> {
   return session.id;
 }
 
-async function execute(api: Api, sessionId: string, message: string) {
+async function execute(api: Api, sessionId: string, message: string, seen?: (event: Sse) => void) {
   const stream = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message, session_id: sessionId }) });
   const id = stream.headers.get("x-execution-id")!;
-  const events = (await readSse(stream)).map((e) => e.data);
+  const events = (await readSse(stream, seen)).map((e) => e.data);
   return { id, events };
 }
 
@@ -37,14 +38,19 @@ test("files a shell command writes are artifacts, announced on the stream as the
     await writeFile(join(workspace, "notes.md"), "draft\n");
     await writeFile(join(workspace, "old.txt"), "old\n");
 
+    let announceTmp!: () => void;
+    const tmpAnnounced = new Promise<void>((resolve) => (announceTmp = resolve));
     h.fake.push(
       { toolUses: [{ name: "Bash", input: { command: "mkdir -p build .git node_modules/x && printf 'hi\\n' > build/out.txt && echo t > tmp.txt && echo g > .git/made && echo n > node_modules/x/made", description: "build" } }] },
       { toolUses: [{ name: "Read", input: { file_path: "notes.md" } }] },
       { toolUses: [{ name: "Edit", input: { file_path: "notes.md", old_string: "draft", new_string: "final" } }] },
-      { toolUses: [{ name: "Bash", input: { command: "rm tmp.txt old.txt", description: "clean up" } }] },
+      // Only once tmp.txt was announced: a file gone when the server looks at it is not (its id taken).
+      { toolUses: [{ name: "Bash", input: { command: "rm tmp.txt old.txt", description: "clean up" } }], hold: Promise.race([tmpAnnounced, sleep(30_000, undefined, { ref: false })]) },
       { text: "Built." },
     );
-    const { id, events } = await execute(api, sessionId, "build it");
+    const { id, events } = await execute(api, sessionId, "build it", (event) => {
+      if (event.data.type === "artifact" && event.data.name === "tmp.txt") announceTmp();
+    });
     assert.equal(events.at(-1)!.type, "done");
     assert.equal(events.filter((e) => e.type === "error").length, 0, JSON.stringify(events));
 

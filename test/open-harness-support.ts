@@ -7,17 +7,26 @@ import type { Harness } from "./e2e-commands-support.ts";
 
 export type Sse = { id?: string; data: Record<string, unknown> };
 
-/** The SSE events of a response, to its end. */
-export async function readSse(response: Response): Promise<Sse[]> {
-  const text = await response.text();
+/** The SSE events of a response, to its end; `seen`, if given, is told each as it comes. */
+export async function readSse(response: Response, seen?: (event: Sse) => void): Promise<Sse[]> {
   const events: Sse[] = [];
-  for (const block of text.split("\n\n")) {
+  const take = (block: string) => {
     const lines = block.split("\n");
     const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-    if (!data) continue;
+    if (!data) return;
     const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
-    events.push({ id, data: JSON.parse(data) });
+    const event = { id, data: JSON.parse(data) };
+    events.push(event);
+    seen?.(event);
+  };
+  let rest = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body ?? []) {
+    const blocks = (rest + decoder.decode(chunk, { stream: true })).split("\n\n");
+    rest = blocks.pop()!;
+    blocks.forEach(take);
   }
+  take(rest + decoder.decode());
   return events;
 }
 

@@ -11,8 +11,6 @@ import { taskOutputTool, taskStopTool } from "../subagents/background-task-tools
 import { taskTool } from "../subagents/task-tool.ts";
 import { bashToolFor } from "../tools/shell/bash.ts";
 import { builtinTools } from "../tools/index.ts";
-import { EDIT_TOOLS, withLspDiagnostics } from "../tools/lsp/edit-diagnostics.ts";
-import { lspTool } from "../tools/lsp/lsp-tool.ts";
 import type { RunAgentOptions, Tool } from "../types.ts";
 import type { RunSetup } from "./setup/setup.ts";
 
@@ -32,8 +30,7 @@ export function defaultTools(setup: DefaultToolsSetup, options: Pick<RunAgentOpt
   const bash = bashToolFor(setup.harnessEnv ?? setup.childEnv ?? process.env, sandboxed);
   const builtins = [...builtinTools().map((tool) => (tool.name === "Bash" ? bash : tool)), exitPlanModeTool];
   if (!setup.loaded) return chosen(builtins, options.builtinTools);
-  const lsp = setup.lsp;
-  const edited = lsp ? [...builtins.map((tool) => (EDIT_TOOLS.has(tool.name) ? withLspDiagnostics(tool, lsp) : tool)), lspTool(lsp)] : builtins;
+  const edited = setup.lsp ? setup.lsp.tools(builtins) : builtins;
   const tools = [...edited, taskTool(setup.agents), taskOutputTool, taskStopTool];
   if (setup.skills.some((skill) => !skill.disableModelInvocation)) tools.push(skillTool(setup.skills, onSkill, setup.agents, setup.sessionId));
   return [...chosen(tools, options.builtinTools), ...setup.mcpTools];

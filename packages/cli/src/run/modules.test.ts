@@ -15,8 +15,13 @@ const NOT_FOR_A_RUN = [/\/packages\/protocol\/src\/(index|wire|runner|runner-con
 /** Modules a text run without plugins never uses: the Agent SDK's stream-json protocol (its input,
  * control requests, messages, partial messages and opening, and the policy tier of
  * --managed-settings), which only --output-format/--input-format stream-json and that flag use, and
- * the plugin loader, which only enabledPlugins in the settings or --plugin-dir use. */
-const NOT_FOR_A_TEXT_RUN = [/\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\.ts$/, /\/packages\/agent\/src\/plugins\/(discover|load-plugin|manifest)\.ts$/];
+ * the plugin loader, which only enabledPlugins in the settings or --plugin-dir use, and the language
+ * servers' client and the LSP tool, which only a plugin that declares language servers uses. */
+const NOT_FOR_A_TEXT_RUN = [
+  /\/packages\/cli\/src\/(stream-[a-z-]+|sdk-managed)\.ts$/,
+  /\/packages\/agent\/src\/plugins\/(discover|load-plugin|manifest)\.ts$/,
+  /\/packages\/agent\/src\/(lsp|tools\/lsp)\/[a-z-]+\.ts$/,
+];
 
 /** Modules a run with no hooks, no MCP server and no compaction never uses: the agent package's
  * index (which names every module of the agent) and its test code; the hook runners, which only a

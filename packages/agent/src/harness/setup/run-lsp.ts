@@ -1,23 +1,38 @@
 // The run's language servers: those its plugins declare (lsp/config.ts), kept with the
-// conversation's resources. Nothing of it is imported for a run whose plugins declare none. The
+// conversation's resources, and the tools that use them (LSP, and the edit tools reporting new
+// diagnostics). Nothing of it is imported for a run whose plugins declare none. The
 // servers' env values that are secrets are hidden in what the run shows, as an MCP server's are.
 import { configuredSecrets } from "@harness/llm/hidden-secrets";
 import type { Plugin, PluginDiagnostic } from "../../plugins/types.ts";
 import type { LspServers } from "../../lsp/servers.ts";
+import type { Tool } from "../../types.ts";
 import { knowSecrets, lspServersFor, type AgentResources } from "../resources.ts";
+
+export type RunLsp = {
+  servers: LspServers;
+  /** The run's built-in tools with the edit tools reporting new diagnostics, and the LSP tool. */
+  tools(builtins: readonly Tool[]): Tool[];
+};
 
 export async function runLspServers(
   resources: AgentResources,
   where: { plugins: readonly Plugin[]; projectRoot: string; env: Record<string, string> | undefined },
   report: (diagnostics: readonly PluginDiagnostic[]) => void,
-): Promise<LspServers | undefined> {
+): Promise<RunLsp | undefined> {
   if (!where.plugins.some((plugin) => plugin.lspServers.length > 0)) return undefined;
-  const [{ lspServersOf }, { lspServers }] = await Promise.all([import("../../lsp/config.ts"), import("../../lsp/servers.ts")]);
+  const [{ lspServersOf }, { lspServers }, { lspTool }, { EDIT_TOOLS, withLspDiagnostics }] = await Promise.all([
+    import("../../lsp/config.ts"),
+    import("../../lsp/servers.ts"),
+    import("../../tools/lsp/lsp-tool.ts"),
+    import("../../tools/lsp/edit-diagnostics.ts"),
+  ]);
   const config = lspServersOf(where.plugins);
   report(config.diagnostics);
   knowSecrets(resources, config.servers.flatMap((server) => configuredSecrets(server.env, "env")));
   if (config.servers.length === 0) return undefined;
   const env = where.env ?? (process.env as Record<string, string>);
   const key = JSON.stringify([where.projectRoot, config.servers, env]);
-  return lspServersFor(resources, key, () => lspServers(config.servers, { root: where.projectRoot, env }));
+  const servers = lspServersFor(resources, key, () => lspServers(config.servers, { root: where.projectRoot, env }));
+  if (!servers) return undefined;
+  return { servers, tools: (builtins) => [...builtins.map((tool) => (EDIT_TOOLS.has(tool.name) ? withLspDiagnostics(tool, servers) : tool)), lspTool(servers)] };
 }

@@ -30,8 +30,7 @@ import { BYPASS_DISABLED, permissionContext } from "../../settings/context.ts";
 import { DEFAULT_MANAGED_SETTINGS_PATH } from "../../settings/managed-path.ts";
 import { comesWithRepository, isFileScope, type Settings, type SettingsSource } from "../../settings/types.ts";
 import type { Plugin, PluginDiscovery } from "../../plugins/types.ts";
-import type { LspServers } from "../../lsp/servers.ts";
-import { runLspServers } from "./run-lsp.ts";
+import { runLspServers, type RunLsp } from "./run-lsp.ts";
 import { discoverSkills } from "../../skills/discover.ts";
 import type { Skill } from "../../skills/types.ts";
 import { loadAgentDefinitions } from "../../subagents/load-agents.ts";
@@ -105,7 +104,7 @@ export type RunSetup = {
   mcpServers: McpServerStatus[];
   /** The plugins' language servers (started at their first file), when a plugin declares any and
    * the run does not bring its own `tools`. */
-  lsp?: LspServers;
+  lsp?: RunLsp;
   /** The started MCP servers' connections (for a probe of them: harness/mcp/probe.ts). */
   mcpConnections?: () => readonly McpConnection[];
   /** Where the servers a sub-agent's definition defines start (`refused` when the run brings its own

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
-import { formatHover, formatLocations, formatSymbolList, LineSource, MAX_RESULTS } from "./format.ts";
+import { pathToFileURL } from "node:url";
+import { formatHover, formatLocations, formatSymbolList, LineSource, MAX_QUOTED_FILE_BYTES, MAX_RESULTS } from "./format.ts";
 
 const range = (line: number, character: number) => ({ start: { line, character }, end: { line, character: character + 1 } });
 
@@ -24,4 +28,20 @@ test("locations and links show path:line:col with the line, columns in character
   assert.equal(text[1], "Function s0 — /elsewhere/b.ts");
   assert.equal(text.at(-1), "… and 5 more not shown.");
   assert.equal(text.length, MAX_RESULTS + 2);
+});
+
+test("a result in a file past the quoting cap shows its place only; the file is not read", () => {
+  const dir = mkdtempSync(join(tmpdir(), "lsp-format-"));
+  try {
+    const big = join(dir, "bundle.js");
+    const line = `${"x".repeat(99)}\n`;
+    writeFileSync(big, `function found() {}\n${line.repeat(Math.ceil(MAX_QUOTED_FILE_BYTES / line.length) + 1)}`);
+    const small = join(dir, "small.js");
+    writeFileSync(small, "function found() {}\n");
+    const lines = new LineSource(dir);
+    const text = formatLocations([{ uri: pathToFileURL(big).href, range: range(0, 9) }, { uri: pathToFileURL(small).href, range: range(0, 9) }], lines, "definition");
+    assert.equal(text, "Found 2 definitions in 2 files:\nbundle.js:1:10\nsmall.js:1:10: function found() {}");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 // LSP results as compact text for the model: locations as `path:line:col: <the line>` relative to
 // the working directory, hover contents as the server wrote them, symbols as an indented outline
 // with their kinds and lines, call hierarchy items with where they are and where the calls are.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { displayPath } from "../tools/paths.ts";
 import { toColumn } from "./positions.ts";
@@ -10,6 +10,9 @@ import type { LspCallHierarchyItem, LspDocumentSymbol, LspHover, LspIncomingCall
 /** The most locations, symbols or calls shown; the rest are counted. */
 export const MAX_RESULTS = 200;
 const MAX_LINE_CHARS = 200;
+/** Files larger than this (generated bundles, logs) are not read to quote a result's line: the
+ * place is shown alone, as for a file Read may not open. */
+export const MAX_QUOTED_FILE_BYTES = 4 * 1024 * 1024;
 
 const KINDS = ["File", "Module", "Namespace", "Package", "Class", "Method", "Property", "Field", "Constructor", "Enum", "Interface", "Function", "Variable", "Constant", "String", "Number", "Boolean", "Array", "Object", "Key", "Null", "EnumMember", "Struct", "Event", "Operator", "TypeParameter"];
 
@@ -18,7 +21,8 @@ export function kindName(kind: number): string {
 }
 
 /** Reads the lines of the files results point into, once each per call; those of a file `closed`
- * says Read may not open are not read (the place is shown without its line). */
+ * says Read may not open, or past MAX_QUOTED_FILE_BYTES, are not read (the place is shown without
+ * its line). */
 export class LineSource {
   #cwd: string;
   #closed: ((file: string) => boolean) | undefined;
@@ -34,7 +38,7 @@ export class LineSource {
       let lines: string[] | undefined;
       try {
         const file = uri.startsWith("file:") ? fileURLToPath(uri) : undefined;
-        lines = file !== undefined && !this.#closed?.(file) ? readFileSync(file, "utf8").split("\n") : undefined;
+        lines = file !== undefined && !this.#closed?.(file) && statSync(file).size <= MAX_QUOTED_FILE_BYTES ? readFileSync(file, "utf8").split("\n") : undefined;
       } catch {
         lines = undefined;
       }

@@ -98,6 +98,12 @@ describe("the web UI's file browser", () => {
     await click(page, `#files-list button.file-entry[data-path="src/app.ts"]`);
     await until(page, `${shownText} === "changed\\n"`, "the file as it is now");
     assert.equal(await page.evaluate(`document.getElementById("file-note").textContent`), "8 B", "its size as read, not as listed before");
+    // Grown past the cap since it was listed small: named as too large, not shown, read no further.
+    await writeFile(join(workspace, "src", "app.ts"), "y".repeat(3 * 1024 * 1024));
+    await click(page, `#files-list button.file-entry[data-path="src/app.ts"]`);
+    await until(page, `/too large/.test(document.getElementById("file-note").textContent)`, "the grown file named");
+    assert.equal(await page.evaluate(`document.getElementById("file-note").textContent`), "too large to show here (over 1.0 MB)");
+    assert.equal(await page.evaluate(shownText), "");
     await rm(join(workspace, "src"), { recursive: true });
     await click(page, `#files-list button.file-entry[data-path="src/lib"]`);
     await until(page, `document.querySelector("#files .files-problem").textContent !== ""`, "the refusal shown");

@@ -75,13 +75,14 @@ export function filesView(files: WorkspaceFiles, session: () => string | undefin
     if (entry.mimeType !== undefined && !isTextType(entry.mimeType)) return setText(note, `not text (${entry.mimeType}, ${size}): not shown`);
     setText(note, "reading…");
     try {
-      const read = await files.read(sessionId, entry.path);
+      const read = await files.read(sessionId, entry.path, MAX_SHOWN_BYTES);
       if (ask !== chosen) return;
+      // Past the cap now, though the listing's older size was not: as for a listed size.
+      if (read.tooLarge) return setText(note, `too large to show here (over ${sizeText(MAX_SHOWN_BYTES)})`);
       if (read.text === undefined) return setText(note, `not text (${read.mimeType}): not shown`);
-      const cut = read.text.length > MAX_SHOWN_BYTES;
       // Its size as read: the listing's may be older.
-      setText(note, cut ? `the first ${sizeText(MAX_SHOWN_BYTES)} of it` : sizeText(new TextEncoder().encode(read.text).length));
-      setText(text, cut ? read.text.slice(0, MAX_SHOWN_BYTES) : read.text);
+      setText(note, sizeText(new TextEncoder().encode(read.text).length));
+      setText(text, read.text);
     } catch (error) {
       if (ask !== chosen) return;
       setText(note, "");

@@ -23,8 +23,9 @@ export function sizeText(bytes: number): string {
 export type WorkspaceFiles = {
   /** The entries of folder `path` ("" the workspace), folders first, each group by name. */
   list(sessionId: string, path: string): Promise<{ entries: WorkspaceEntry[]; truncated: boolean }>;
-  /** The file's text, when the server says it is text. */
-  read(sessionId: string, path: string): Promise<{ text?: string; mimeType: string }>;
+  /** The file's text, when the server says it is text and it is at most `maxBytes` long; past that
+   * `tooLarge`, and the rest of the file is not read. */
+  read(sessionId: string, path: string, maxBytes: number): Promise<{ text?: string; mimeType: string; tooLarge?: true }>;
 };
 
 export function workspaceFiles(credentials: Credentials): WorkspaceFiles {
@@ -61,7 +62,7 @@ export function workspaceFiles(credentials: Credentials): WorkspaceFiles {
       entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === "directory" ? -1 : 1));
       return { entries, truncated: answer.truncated === true };
     },
-    async read(sessionId, path) {
+    async read(sessionId, path, maxBytes) {
       const named = path.split("/").map(encodeURIComponent).join("/");
       const response = await get(`${FILES}/${named}/download`, { session_id: sessionId });
       const mimeType = response.headers.get("content-type") ?? "application/octet-stream";
@@ -69,7 +70,28 @@ export function workspaceFiles(credentials: Credentials): WorkspaceFiles {
         await response.body?.cancel();
         return { mimeType };
       }
-      return { text: await response.text(), mimeType };
+      const text = await readTextCapped(response.body, maxBytes);
+      return text === undefined ? { mimeType, tooLarge: true } : { text, mimeType };
     },
   };
+}
+
+/** The UTF-8 text of `body` when it ends within `maxBytes`; undefined as soon as a chunk passes
+ * them, the rest cancelled (a file that grew since it was listed is not read whole). */
+export async function readTextCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | undefined> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }

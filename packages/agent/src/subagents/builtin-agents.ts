@@ -54,6 +54,14 @@ Your last message is returned to the assistant that started you, not shown to th
 - How to verify the change (tests to add or run).
 - Risks and open questions.`;
 
+/** `agents` with `tool` added to the tools of the built-in read-only ones (Explore, Plan), for a tool
+ * a run has only at times (LSP, with a plugin's language servers): in a run without it their tools,
+ * and so the Task tool's description, stay as they are. The others are left alone: an agent that
+ * lists the tool, or has every tool, has it already. */
+export function withReadOnlyTool(agents: readonly AgentDefinition[], tool: string): AgentDefinition[] {
+  return agents.map((agent) => (agent.source === "built-in" && agent.tools !== undefined && !agent.tools.includes(tool) ? { ...agent, tools: [...agent.tools, tool] } : agent));
+}
+
 /** Fresh copies of the built-in agent definitions. */
 export function builtinAgents(): AgentDefinition[] {
   return [

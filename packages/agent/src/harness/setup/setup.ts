@@ -314,7 +314,7 @@ export async function loadRunSetup(options: RunAgentOptions, resources: AgentRes
     ...(git && { git }),
     skills: [...skills.skills, ...commandSkills(commands.commands, skills.skills)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     commands: commands.commands,
-    agents: withRunAgents(agents.agents, runAgents),
+    agents: lsp ? lsp.agents(withRunAgents(agents.agents, runAgents), options.builtinTools) : withRunAgents(agents.agents, runAgents),
     mcpTools: mcp?.tools ?? [],
     mcpPrompts: mcp?.prompts ?? [],
     mcpResourceServers: mcp?.resourceServers ?? [],

@@ -134,6 +134,33 @@ test("after an edit of a file the running server handles, the tool result lists 
   const bare = await tempProject(t);
   const { provider: plain } = await runInProject(bare, [{ text: "Hi." }]);
   assert.equal(plain.requests[0]!.tools?.some((tool) => tool.name === "LSP"), false);
+  const task = String(plain.requests[0]!.tools?.find((tool) => tool.name === "Task")?.description);
+  assert.match(task, /^- Explore: .* \(Tools: Read, Glob, Grep, Bash, WebFetch, WebSearch\)$/m, "Explore's tools as ever without servers");
+});
+
+test("with a plugin's language servers Explore and Plan have LSP too, and the Task tool says so: an Explore sub-agent calls it and gets its answer", async (t) => {
+  const project = await tempProject(t);
+  await withPlugin(project, { fake: fakeServer() });
+  await project.write("src/hello.ts", GREET);
+  await project.write("src/main.ts", MAIN);
+  const task = { id: "task", name: "Task", input: { description: "Find greet", prompt: "Where is greet defined?", subagent_type: "Explore" } };
+  const { provider, result } = await run(project, [
+    { toolCalls: [task] },
+    { toolCalls: [{ id: "def", name: "LSP", input: { operation: "goToDefinition", filePath: "src/main.ts", line: 4, character: 4 } }] },
+    { text: "greet is defined at src/hello.ts:2:17." },
+    { text: "Done." },
+  ]);
+  assert.equal(result.stopReason, "end_turn");
+  const description = String(provider.requests[0]!.tools?.find((tool) => tool.name === "Task")?.description);
+  assert.match(description, /^- Explore: .* \(Tools: Read, Glob, Grep, Bash, WebFetch, WebSearch, LSP\)$/m);
+  assert.match(description, /^- Plan: .* \(Tools: Read, Glob, Grep, Bash, WebFetch, WebSearch, LSP\)$/m);
+  assert.ok(provider.requests[1]!.tools?.some((tool) => tool.name === "LSP"), "the Explore sub-agent is offered LSP");
+  assert.deepEqual(results(withoutCacheMarks(provider.requests[2]!.messages).at(-1)), { def: "Found 1 definition:\nsrc/hello.ts:2:17: export function greet(name) {" });
+  assert.deepEqual(results(withoutCacheMarks(provider.requests[3]!.messages).at(-1)), { task: "greet is defined at src/hello.ts:2:17." });
+
+  // A run whose list of built-in tools leaves LSP out: nor do Explore's.
+  const { provider: listed } = await run(project, [{ text: "Hi." }], { builtinTools: ["Read", "Grep", "Agent"] });
+  assert.match(String(listed.requests[0]!.tools?.find((tool) => tool.name === "Task")?.description), /^- Explore: .* \(Tools: Read, Glob, Grep, Bash, WebFetch, WebSearch\)$/m);
 });
 
 test("a bad server entry is reported naming the plugin, the server and the field, and the others load; a deny rule on Read keeps LSP from the file", async (t) => {

@@ -19,3 +19,10 @@ test("unknown categories are named once each, a long one cut, and at most a few 
   assert.ok(many.length < 400, many.slice(0, 400));
   assert.match(many, /^categories: unknown "no0", "no1", "no2", "no3", "no4" and 995 more; the categories are/);
 });
+
+test("the execution category runs only when named: it is no default category, and named it is taken in the suite's order", () => {
+  assert.ok(!categoriesOf(undefined).includes("execution"));
+  assert.ok(categoriesOf(undefined).includes("robustness"));
+  assert.deepEqual(categoriesOf(["execution", "harness"]), ["harness", "execution"]);
+  assert.throws(() => categoriesOf(["nope"]), /the categories are harness, .*robustness, execution \(execution only when named: it runs prompts on the model\)/);
+});

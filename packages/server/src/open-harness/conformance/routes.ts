@@ -13,7 +13,7 @@ import { page, PaginationSchema } from "../shapes.ts";
 import { streamFollowed } from "../sse.ts";
 import { createConformanceRunner } from "./run.ts";
 import { statusOf } from "./status.ts";
-import { CATEGORIES, type Category, type RunRecord } from "./types.ts";
+import { CATEGORIES, DEFAULT_CATEGORIES, ON_REQUEST, type Category, type RunRecord } from "./types.ts";
 
 const RunBody = z.strictObject({
   categories: z.array(z.string({ error: "must be a list of category names" }), { error: "must be a list of category names" }).min(1, "must name at least one category (or be left out: all of them)").optional(),
@@ -34,15 +34,16 @@ const SHOWN_UNKNOWN = 5;
 const SHOWN_CHARS = 40;
 const quoted = (name: string) => (name.length <= SHOWN_CHARS ? `"${name}"` : `"${name.slice(0, SHOWN_CHARS)}…" (${name.length} characters)`);
 
-/** The categories `named` asks for, in the suite's order; 400 naming the unknown ones. */
+/** The categories `named` asks for, in the suite's order (the default ones when it names none); 400
+ * naming the unknown ones. */
 export function categoriesOf(named: string[] | undefined): Category[] {
-  if (named === undefined) return [...CATEGORIES];
+  if (named === undefined) return [...DEFAULT_CATEGORIES];
   const unknown = [...new Set(named.filter((name) => !(CATEGORIES as readonly string[]).includes(name)))];
   if (unknown.length) {
     // A body of 64 KiB may name thousands, or one of 60,000 characters: the message stays short.
     const shown = unknown.slice(0, SHOWN_UNKNOWN).map(quoted).join(", ");
     const more = unknown.length > SHOWN_UNKNOWN ? ` and ${unknown.length - SHOWN_UNKNOWN} more` : "";
-    throw new ApiError(400, "invalid_request", `categories: unknown ${shown}${more}; the categories are ${CATEGORIES.join(", ")}`, "conformance.run");
+    throw new ApiError(400, "invalid_request", `categories: unknown ${shown}${more}; the categories are ${CATEGORIES.join(", ")} (${ON_REQUEST.join(", ")} only when named: it runs prompts on the model)`, "conformance.run");
   }
   return CATEGORIES.filter((category) => named.includes(category));
 }

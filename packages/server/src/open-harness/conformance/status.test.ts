@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resultOf, statusOf } from "./status.ts";
-import { CATEGORIES, type RunRecord } from "./types.ts";
+import { CATEGORIES, DEFAULT_CATEGORIES, type RunRecord } from "./types.ts";
 
 const run = (over: Partial<RunRecord>): RunRecord => ({
   harness_version: "v1",
@@ -24,6 +24,9 @@ test("a run passes only when it ran every category and every test passed; skippe
   assert.equal(resultOf({ passed: 3, failed: 0, skipped: 1 }, CATEGORIES), "partial");
   assert.equal(resultOf({ passed: 3, failed: 0, skipped: 0 }, ["harness"]), "partial");
   assert.equal(resultOf({ passed: 3, failed: 1, skipped: 0 }, CATEGORIES), "fail");
+  // execution runs only when named: a run of every default category passes without it.
+  assert.equal(resultOf({ passed: 3, failed: 0, skipped: 0 }, DEFAULT_CATEGORIES), "pass");
+  assert.equal(resultOf({ passed: 3, failed: 0, skipped: 0 }, ["execution"]), "partial");
 });
 
 test("the status is not_tested without runs, certified by a passed latest run, partial at 80% and failing below", () => {

@@ -1,13 +1,14 @@
 // What a run comes to, and what the runs kept say of the deployment (conformance.status). Pure.
 //
-// A run's result: pass when it ran every category and every test passed (none skipped, none failed);
+// A run's result: pass when it ran every default category (execution, run only when named, is not
+// needed) and every test passed (none skipped, none failed);
 // partial when none failed but some were skipped (a quick run, a category filter, a test this
 // deployment cannot run); fail when any failed.
 // The status, from the latest run: certified when its result is pass; partial when it passed at least
 // PARTIAL_AT of the tests it ran (passed / (passed + failed)); failing below; not_tested without runs.
 // golden_rule_compliant and supports_file_gen are read from the latest run that ran the robustness
 // tests, or the files tests: a run of other categories says nothing of them.
-import { CATEGORIES, type Category, type Outcome, type RunRecord } from "./types.ts";
+import { DEFAULT_CATEGORIES, type Category, type Outcome, type RunRecord } from "./types.ts";
 
 export const PARTIAL_AT = 0.8;
 
@@ -23,7 +24,7 @@ export type ConformanceStatus = {
 
 export function resultOf(counts: { passed: number; failed: number; skipped: number }, categories: readonly Category[]): RunRecord["result"] {
   if (counts.failed > 0) return "fail";
-  return counts.skipped === 0 && CATEGORIES.every((category) => categories.includes(category)) ? "pass" : "partial";
+  return counts.skipped === 0 && DEFAULT_CATEGORIES.every((category) => categories.includes(category)) ? "pass" : "partial";
 }
 
 export function passRate(run: { passed: number; failed: number }): number {

@@ -2,8 +2,13 @@
 import type { LoopbackApi } from "./client.ts";
 
 /** The categories of the suite, in the order they run. */
-export const CATEGORIES = ["harness", "sessions", "files", "agents", "skills", "hooks", "memory", "mcp", "tools", "robustness"] as const;
+export const CATEGORIES = ["harness", "sessions", "files", "agents", "skills", "hooks", "memory", "mcp", "tools", "robustness", "execution"] as const;
 export type Category = (typeof CATEGORIES)[number];
+/** The categories run only when a request names them: execution runs prompts on the model, which
+ * costs the deployment's tokens. */
+export const ON_REQUEST: readonly Category[] = ["execution"];
+/** The categories a request that names none runs, and that a run must pass to pass. */
+export const DEFAULT_CATEGORIES: readonly Category[] = CATEGORIES.filter((category) => !ON_REQUEST.includes(category));
 
 /** What a test is given: the API over loopback as the caller, and the scratch session made for the
  * run (its workspace's path, for the tools that take absolute paths). */
@@ -43,7 +48,7 @@ export type Outcome = "passed" | "failed" | "skipped";
 /** What is kept of a run, in the store's record. */
 export type RunRecord = {
   harness_version: string;
-  /** The categories it ran (every one unless the request named some). */
+  /** The categories it ran (the default ones unless the request named some). */
   categories: Category[];
   quick: boolean;
   result: "pass" | "fail" | "partial";

@@ -11,7 +11,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 export type Answer = { method: string; path: string; status: number; text: string; json: any; headers: Headers };
 
-export type CallInit = { json?: unknown; body?: BodyInit; form?: FormData; headers?: Record<string, string> };
+/** `timeoutMs`: how long the request may take, its answer read to its end (default 60 s). */
+export type CallInit = { json?: unknown; body?: BodyInit; form?: FormData; headers?: Record<string, string>; timeoutMs?: number };
 
 export type LoopbackApi = {
   /** `path` under /v1/harnesses/harness (or from /v1 when it starts so), answered. */
@@ -31,15 +32,23 @@ export function loopbackApi(auth: LoopbackAuth, signal?: AbortSignal): LoopbackA
         body = JSON.stringify(init.json);
         headers["content-type"] = "application/json";
       }
-      const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+      const limit = init.timeoutMs ?? REQUEST_TIMEOUT_MS;
+      const timeout = AbortSignal.timeout(limit);
       let response: Response;
       try {
         response = await fetch(`${auth.baseUrl}${full}`, { method, headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       } catch (error) {
-        const why = timeout.aborted ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : (error as Error).message;
+        const why = timeout.aborted ? `no answer within ${limit / 1000} s` : (error as Error).message;
         throw new Error(`${method} ${full}: ${why}`);
       }
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        // A stream (SSE) is read to its end: one that goes on past the limit is cut there.
+        const why = timeout.aborted ? `answered ${response.status}, but its answer did not end within ${limit / 1000} s` : `its answer broke off: ${(error as Error).message}`;
+        throw new Error(`${method} ${full}: ${why}`);
+      }
       let json: unknown;
       try {
         json = text === "" ? undefined : JSON.parse(text);

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHarnessServer } from "@harness/test-utils";
-import { startHarness } from "./e2e-commands-support.ts";
+import { startHarness, userTexts } from "./e2e-commands-support.ts";
 import { apiAs, readSse, V1, type Api } from "./open-harness-support.ts";
 
 type Event = Record<string, unknown> & { type: string };
@@ -61,6 +61,9 @@ test("a quick run checks the deployment over its own API: its stream shows each 
     const full = await runSuite(api, {});
     assert.deepEqual(ofType(full.events, "test.failed"), []);
     assert.deepEqual(ofType(full.events, "test.skipped"), []);
+    // Execution runs only when named: a full run calls no model.
+    assert.ok(!ofType(full.events, "test.started").some((e) => String(e.test_id).startsWith("execution.")));
+    assert.equal(h.fake.requests.length, 0);
     now = await (await api(`${V1}/conformance/status`)).json();
     assert.equal(now.status, "certified");
     assert.equal(now.pass_rate, 1);
@@ -167,5 +170,48 @@ test("a server that serves a project skips the tests that would write its files,
     await server.stop();
     await rm(project, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("the execution category runs only when named: a prompt runs on the model, streamed, listed and read back, and a longer one is cancelled; a model that fails fails it, saying so", async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let failing = false;
+  const h = await startHarness({
+    // The long prompt's reply goes on until the test ends: it is cancelled while it runs.
+    respond: (request) => {
+      if (failing) return { kind: "http-error", status: 400, message: "this model is not available" };
+      return /Count from 1/.test(userTexts(request.body as never)) ? { text: ["1\n", "2\n"], hold: held } : { text: "ok" };
+    },
+  });
+  const api = apiAs(h.server.url);
+  try {
+    const quick = await runSuite(api, { categories: ["execution"], quick: true });
+    assert.deepEqual(ofType(quick.events, "test.skipped").map((e) => [e.test_id, /slow/.test(String(e.reason))]), [["execution.prompt", true], ["execution.cancel", true]]);
+    assert.equal(h.fake.requests.length, 0, "a quick run calls no model");
+
+    const named = await runSuite(api, { categories: ["execution", "harness"] });
+    assert.deepEqual(ofType(named.events, "test.failed"), []);
+    const passed = ofType(named.events, "test.passed").map((e) => String(e.test_id));
+    assert.deepEqual(passed.filter((id) => id.startsWith("execution.")), ["execution.prompt", "execution.cancel"]);
+    assert.ok(passed.indexOf("harness.get") < passed.indexOf("execution.prompt"), "in the suite's order");
+    assert.match(userTexts(h.fake.requests[0].body as never), /Reply with the single word: ok/);
+    const [latest] = (await (await api(`${V1}/conformance/results`)).json()).data;
+    assert.deepEqual([latest.id, latest.result, latest.categories], [named.runId, "partial", ["harness", "execution"]]);
+    const status = await (await api(`${V1}/conformance/status`)).json();
+    assert.equal(status.status, "partial", "execution alone does not certify: the default categories were not run");
+    // The scratch session went with its executions' runs; the user's executions list them.
+    assert.deepEqual((await (await api(`${V1}/sessions`)).json()).data, []);
+    const executions = (await (await api(`${V1}/executions`)).json()).data.map((e: { status: string }) => e.status);
+    assert.deepEqual(executions, ["cancelled", "completed"]);
+
+    failing = true;
+    const failed = await runSuite(api, { categories: ["execution"] });
+    const errors = new Map(ofType(failed.events, "test.failed").map((e) => [String(e.test_id), String(e.error)]));
+    assert.match(errors.get("execution.prompt") ?? "", /the prompt's stream sent an error: .*this model is not available/);
+    assert.equal((await (await api(`${V1}/conformance/status`)).json()).status, "failing");
+  } finally {
+    release();
+    await h.close();
   }
 });

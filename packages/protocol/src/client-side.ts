@@ -11,3 +11,4 @@ export { TOKEN_REFUSED_CLOSE } from "./close-codes.ts";
 export { changeCounts, diffLines, hunks, splitLines, type DiffLine } from "./line-diff.ts";
 export { shellRuntime, shellStatusText } from "./shells-text.ts";
 export { noticesAdded } from "./notices.ts";
+export { leadingText } from "./leading-text.ts";

@@ -2,6 +2,7 @@
 // Bearer, the user as x-harness-user): a folder's entries (GET …/files?session_id&path) and a file's
 // bytes (GET …/files/<path>/download: the download form, so that a file named "download" is never
 // read as its folder's download). Answers are checked by hand, as the client SDK checks its own.
+import { leadingText } from "@harness/protocol/client-side";
 import type { Credentials } from "./credentials.ts";
 
 const FILES = "/v1/harnesses/harness/files";
@@ -79,19 +80,6 @@ export function workspaceFiles(credentials: Credentials): WorkspaceFiles {
 /** The UTF-8 text of `body` when it ends within `maxBytes`; undefined as soon as a chunk passes
  * them, the rest cancelled (a file that grew since it was listed is not read whole). */
 export async function readTextCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | undefined> {
-  if (!body) return "";
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let bytes = 0;
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  const { text, more } = await leadingText(new Response(body), maxBytes);
+  return more ? undefined : text;
 }

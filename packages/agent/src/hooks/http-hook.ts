@@ -1,6 +1,6 @@
 // An http hook: the event's JSON POSTed to a URL, the answer read as a command hook's output.
 import { fetchFor } from "@harness/llm/http-fetch";
-import { leadingText } from "@harness/llm/leading-text";
+import { leadingText } from "@harness/protocol/leading-text";
 import { hookOutcome } from "./hook-run.ts";
 import { timeLimit } from "../process/time-limit.ts";
 import { labelOf } from "./http-label.ts";

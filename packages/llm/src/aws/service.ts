@@ -2,7 +2,7 @@
 // find it, and a reply read only as far as any such reply goes, within a time limit.
 import { AwsCredentialsError } from "./credentials-error.ts";
 import { fetchFor } from "../net/http-fetch.ts";
-import { leadingText } from "../net/leading-text.ts";
+import { leadingText } from "@harness/protocol/leading-text";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -10,7 +10,7 @@ import { type EventStreamMessage, eventStreamDecoder } from "../aws/event-stream
 import { signatureHeaders } from "../aws/sigv4.ts";
 import type { BedrockSettings } from "./settings.ts";
 import { headersWithoutCredential, messagesRequest, type SdkFetch } from "../cloud-request.ts";
-import { leadingText } from "../net/leading-text.ts";
+import { leadingText } from "@harness/protocol/leading-text";
 import type { EnvLike } from "../settings.ts";
 
 export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";

@@ -2,7 +2,7 @@
 // token URL): sent with a deadline, its answer read only as far as any token reply goes, parsed,
 // and a failure said as one line naming the URL and what it answered, never a credential.
 import { GoogleAuthError, checkedToken } from "./auth-error.ts";
-import { leadingText } from "../net/leading-text.ts";
+import { leadingText } from "@harness/protocol/leading-text";
 
 /** A token reply is a few hundred bytes: a longer one is not read to its end. */
 export const MAX_REPLY_BYTES = 256 * 1024;

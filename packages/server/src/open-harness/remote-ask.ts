@@ -1,7 +1,7 @@
 // One GET of another harness's API (a registered hosted one): bounded in time, never redirected, its
 // answer read no further than a cap. A failure is a value saying what happened, for a health check's
 // message or an error naming the harness.
-import { leadingText } from "@harness/llm/leading-text";
+import { leadingText } from "@harness/protocol/leading-text";
 
 export type RemoteAnswer =
   /** An HTTP answer came: `failure` says why it is not the JSON asked for (undefined when it is). */

@@ -9,7 +9,7 @@
 // reads: never a failed run.
 import { z } from "zod";
 import { fetchFor } from "@harness/llm/http-fetch";
-import { leadingText } from "@harness/llm/leading-text";
+import { leadingText } from "@harness/protocol/leading-text";
 import type { RegisteredTool } from "@harness/protocol";
 import { timeLimit } from "../../process/time-limit.ts";
 import { modelInputSchema } from "../../mcp/input-schema.ts";

@@ -155,6 +155,8 @@ export function inTerminal(t: { after(fn: () => unknown): void }, line: string, 
     closed,
     sees: (pattern: RegExp) => until(() => pattern.test(screen), () => `the terminal never showed ${pattern}; it shows:\n${screen}`),
     shows: (pattern: RegExp) => until(() => pattern.test(rows().join("\n")), () => `the terminal never showed ${pattern}; it shows:\n${rows().join("\n")}`),
+    /** Waits until no row shows `pattern` (what a state drew is taken off). */
+    gone: (pattern: RegExp) => until(() => !pattern.test(rows().join("\n")), () => `the terminal still shows ${pattern}:\n${rows().join("\n")}`),
     bottom: (pattern: RegExp) => until(() => pattern.test(rows().at(-1) ?? ""), () => `the last row never showed ${pattern}; the terminal shows:\n${rows().join("\n")}`),
   };
 }

@@ -160,7 +160,7 @@ describe("the client SDK in Chromium", () => {
     const said = await refused.evaluate<string>(`window.page.connect("main")`);
     // A refused page cannot read why (the server lets it read nothing), so the client names the causes.
     assert.match(said, /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/ws\?userId=browser&sessionId=main: the WebSocket handshake failed .*this page's origin not among the server's HARNESS_ALLOWED_ORIGINS/);
-    assert.match(closed.server.output(), new RegExp(`refused a request from the web page at ${other.replace(/\./g, "\\.")}`));
+    await closed.server.waitForOutput(new RegExp(`refused a request from the web page at ${other.replace(/\./g, "\\.")}`));
 
     const open = await harness({ replies: [{ text: "hello from afar" }] }, { HARNESS_ALLOWED_ORIGINS: other });
     const page = await openPage(OTHER_SITE, open.server.url);

@@ -169,7 +169,7 @@ test("while another process holds the database's lock, events are still listed a
       await installSkill(h.server.url, session.id);
       assert.equal((await coming)[0].data.type, "skill.installed");
       assert.deepEqual((await listOf(api)).data.map((event) => event.type), ["skill.installed", "session.created"]);
-      assert.match(h.server.output(), /cannot write the event feed's events \(.*locked/);
+      await h.server.waitForOutput(/cannot write the event feed's events \(.*locked/);
     } finally {
       await lock.release();
     }

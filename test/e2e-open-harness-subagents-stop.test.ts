@@ -66,11 +66,28 @@ test("terminating a run's sub-agent twice at once stops it once: both are answer
   );
   const before = h.fake.requests.length;
   const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look forever", session_id: sessionId }) })).json();
-  await h.fake.waitForRequests(before + 2);
+  // The sub-agent's own request opens with its task as the user's message.
+  const subagentAsked = () => h.fake.requests.slice(before).some((request) => JSON.stringify(request.body.messages[0]).includes("Look forever."));
+  await until(async () => subagentAsked(), "the sub-agent asked the model");
   const [first, second] = await Promise.all([api(`${SUBS}/toolu_twice${q}`, { method: "DELETE" }), api(`${SUBS}/toolu_twice${q}`, { method: "DELETE" })]);
   assert.deepEqual([first.status, second.status], [204, 204], JSON.stringify([await first.text(), await second.text()]));
   const execution = await executionWhen(api, executionId, (e) => e.status !== "running", "ended");
   assert.equal(execution.status, "completed");
+});
+
+test("a run's sub-agent terminated while its Task call's hook still runs never starts: 204, the call answers interrupted, and the run goes on", async () => {
+  await api(`${V1}/files/task-starting${q}`, { method: "DELETE" });
+  h.fake.push({ toolUses: [{ id: "toolu_early", name: "Task", input: { description: "Look", prompt: "Look early.", subagent_type: "general-purpose" } }] }, { text: "Stopped early; done." });
+  const before = h.fake.requests.length;
+  const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look early", session_id: sessionId }) })).json();
+  await until(async () => (await api(`${V1}/files/task-starting${q}`)).status === 200, "started the Task call's hook");
+  const stopped = await api(`${SUBS}/toolu_early${q}`, { method: "DELETE" });
+  assert.equal(stopped.status, 204, await stopped.clone().text());
+  const execution = await executionWhen(api, executionId, (e) => e.status !== "running", "ended");
+  assert.equal(execution.status, "completed");
+  const asked = h.fake.requests.slice(before);
+  assert.equal(asked.length, 2, "the main agent twice, the sub-agent never");
+  assert.match(JSON.stringify(asked[1].body.messages.at(-1)), /"tool_use_id":"toolu_early".*Interrupted by user/);
 });
 
 test("a deleted session's spawned sub-agents go with it: a new session of the same id has none", async () => {

@@ -59,7 +59,7 @@ test("with HARNESS_DEBUG=mcp, a runner's debug file holds all of a failed MCP se
   assert.ok(message.endsWith(`  (all of its stderr is in ${file})`), message);
   const debug = readFileSync(file, "utf8");
   for (let i = 1; i <= 30; i++) assert.match(debug, new RegExp(`^\\S+ \\[ann/debugged\\] \\[DEBUG\\] \\[mcp\\] server broken stderr: line ${i}$`, "m"));
-  assert.match(server.output(), new RegExp(`its debug log to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  await server.waitForOutput(new RegExp(`its debug log to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
 });
 
 test("harness serve --debug logs every category, and neither the key nor a URL's credentials", async (t) => {

@@ -63,7 +63,7 @@ test("a runner of another version, adopted mid-run, finishes its run but is not 
   await again.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete", 30_000, "the run in flight to end");
   assert.equal(again.state!.messages[1].content, "half an answer");
   await until(() => !processAlive(old), "the runner of the other version to be stopped once its run ended");
-  assert.match(server.output(), new RegExp(`runner ${old} .*another version`));
+  await server.waitForOutput(new RegExp(`runner ${old} .*another version`));
 
   fake().push({ text: "from the new code" });
   again.send({ type: "submit", prompt: "next" });

@@ -41,8 +41,8 @@ test("a token removed from the file closes its sockets as a refusal, and the cli
   await writeFile(file, `ann ${PHONE}\ncarol ${CAROL}\n`);
   await waitFor(() => laptop.connection === "closed", "the laptop's client to be closed");
   assert.deepEqual(errors, [{ code: "token_refused", message: "the server closed the connection: the token is no longer accepted: the server's tokens file changed; gave up: retrying with this token cannot change that" }]);
-  assert.match(server.output(), /HARNESS_TOKENS_FILE .*tokens re-read: 2 tokens in force now/);
-  assert.match(server.output(), /closed a WebSocket of ann\/s: its token is no longer accepted/);
+  await server.waitForOutput(/HARNESS_TOKENS_FILE .*tokens re-read: 2 tokens in force now/);
+  await server.waitForOutput(/closed a WebSocket of ann\/s: its token is no longer accepted/);
 
   // The run the laptop started is the session's: the phone, whose token stays, sees it end.
   release();

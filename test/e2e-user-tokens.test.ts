@@ -32,7 +32,7 @@ test("a user's token lets its holder in as that user only, over the WebSocket an
   await ann.waitForState((s) => s.status === "idle" && s.messages[1]?.status === "complete");
 
   await assert.rejects(MinimalClient.connect(server.url, { userId: "ann", sessionId: "mine", token: BOB }), /403/);
-  assert.match(server.output(), /refused a WebSocket from 127\.0\.0\.1: the token is bob's, not ann's/);
+  await server.waitForOutput(/refused a WebSocket from 127\.0\.0\.1: the token is bob's, not ann's/);
 
   const sessions = (token: string, userId: string) => fetch(`${server.url}/sessions?userId=${userId}`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal((await sessions(ANN, "ann")).status, 200);

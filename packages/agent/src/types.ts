@@ -34,6 +34,10 @@ export type ToolContext = {
   /** The main run's background agents (Task with run_in_background), for the spawner, TaskOutput
    * and TaskStop. Absent in a sub-agent. */
   backgroundAgents?: BackgroundAgents;
+  /** Fires when the user stops this call's sub-agent alone (RunAgentOptions.onStopAgent), heard
+   * from the call's start: a stop asked while its hooks or its checkpoint still run keeps the
+   * sub-agent from starting. Set for a Tool.stopsAlone call only. */
+  agentStopped?: AbortSignal;
   /** The environment of processes the tool starts (Bash, background shells): the settings' `env`
    * laid over the run's environment. Absent: this process's environment. */
   env?: Readonly<Record<string, string>>;
@@ -109,6 +113,8 @@ export type Tool = {
   /** True: the user may move a running call to the background (ToolContext.onBackground); a request
    * that comes while the call is still checked (hooks, permission, checkpoint) waits for the tool. */
   readonly backgroundable?: boolean;
+  /** True: the call runs a sub-agent the user may stop alone, the run going on (ToolContext.agentStopped). */
+  readonly stopsAlone?: boolean;
   /** What the model is told, in place of the general texts, when a call that needed the user's
    * approval did not get it: `unattended` when the run has no one to ask, `denied` when the user
    * said no (with their reason, if they gave one). */
@@ -273,7 +279,8 @@ export type RunAgentOptions = {
    * the run makes its own and disposes of it at the end. */
   resources?: AgentResources;
   /** False skips settings, memory, skills, commands, agents and MCP discovery entirely: the loop
-   * runs with the given or built-in tools, no hooks, no rules and the given permission mode.
+   * runs with the given or built-in tools, no hooks but the program's own (`hooks`), no rules and
+   * the given permission mode.
    * Default true. */
   loadUserConfig?: boolean;
   /** Messages the user sends while the run is in flight. Those waiting are taken before each model

@@ -1,5 +1,6 @@
 // Starts the real `harness serve` as a child process, for end-to-end tests and benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,7 +15,11 @@ export type HarnessProcess = {
   child: ChildProcess;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
-  /** Stops it with `signal` (default SIGTERM) and waits for it to exit. */
+  /** Resolves once the output matches `pattern`; rejects after `timeoutMs` (default 10 s) naming
+   * the pattern, with the output so far. A line the server prints as it answers a client may come
+   * after the client has its answer: wait for it rather than read output() at once. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Stops it with `signal` (default SIGTERM) and waits for it to exit and its output to be read. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
@@ -41,9 +46,18 @@ export async function startHarnessServer(options: {
   // As `bin/harness serve` starts it, with the server's GC_FLAGS (gc-flags.ts).
   const child = spawn(process.execPath, [...SERVER_GC_FLAGS, cliMain, "serve", ...(options.args ?? [])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout.setEncoding("utf8").on("data", (s: string) => (output += s));
-  child.stderr.setEncoding("utf8").on("data", (s: string) => (output += s));
+  const watchers = new Set<() => void>();
+  const append = (s: string) => {
+    output += s;
+    for (const watcher of watchers) watcher();
+  };
+  child.stdout.setEncoding("utf8").on("data", append);
+  child.stderr.setEncoding("utf8").on("data", append);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "exit" may come before the last of the output is read; the pipes end after it (unless a child
+  // of the server kept them open, hence the bound).
+  const drained = (timeoutMs: number) =>
+    Promise.race([Promise.all([child.stdout, child.stderr].map((stream) => stream.readableEnded || once(stream, "end"))), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`harness serve did not print its URL in time:\n${output}`)), options.timeoutMs ?? 20_000);
@@ -67,10 +81,28 @@ export async function startHarnessServer(options: {
     port: Number(new URL(url).port),
     child,
     output: () => output,
+    waitForOutput(pattern, timeoutMs = 10_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(output)) return;
+          watchers.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`harness serve did not print ${pattern} within ${timeoutMs} ms; it printed:\n${output}`));
+        }, timeoutMs);
+        watchers.add(check);
+        check();
+      });
+    },
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);
-      return exited;
+      const code = await exited;
+      await drained(2_000);
+      return code;
     },
   };
 }

@@ -353,6 +353,8 @@ export function toolRunFor(ctx: RunContext, state: RunState): ToolRunContext {
     signal: ctx.options.signal,
     emit: state.emit,
     ...(ctx.options.beforeChanges && { beforeChanges: ctx.options.beforeChanges }),
+    // A sub-agent's options carry its parent's: only the main agent's Task calls are stopped alone.
+    ...(ctx.options.onStopAgent && !ctx.subagent && { onStopAgent: ctx.options.onStopAgent }),
     gate: createToolGate({
       hooks: ctx.hooks,
       permissions: ctx.permissions,

@@ -45,6 +45,8 @@ export type ToolRunContext = {
   emit: (event: AgentEvent) => void;
   /** Without a gate every valid call runs. */
   gate?: ToolGate;
+  /** Requests to stop the sub-agent of one call (RunAgentOptions.onStopAgent), for Tool.stopsAlone calls. */
+  onStopAgent?: (listener: (toolUseId: string) => boolean) => () => void;
   /** Completes the context each tool runs with (tool state, environment, sub-agents). */
   bindContext?: (ctx: ToolContext) => ToolContext;
   /** Awaited before a tool that is not read-only runs, with the call's id (RunAgentOptions.beforeChanges,
@@ -97,6 +99,17 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   const cwd = run.workingDir?.() ?? run.cwd;
+  if (prepared.tool.stopsAlone && run.onStopAgent) {
+    // Listening from the call's start, as for a move to the background below.
+    const stop = new AbortController();
+    const unsubscribe = run.onStopAgent((id) => id === call.id && (stop.abort(), true));
+    try {
+      const ctx: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress, agentStopped: stop.signal };
+      return await checkAndRun(call, run, prepared.tool, prepared.args, run.bindContext ? run.bindContext(ctx) : ctx, cwd);
+    } finally {
+      unsubscribe();
+    }
+  }
   const base: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress };
   const { onBackground, ...bound } = run.bindContext ? run.bindContext(base) : base;
   if (!prepared.tool.backgroundable || !onBackground) return checkAndRun(call, run, prepared.tool, prepared.args, bound, cwd);

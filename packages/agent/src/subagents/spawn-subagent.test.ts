@@ -354,3 +354,35 @@ test("a request to stop one Task call's sub-agent interrupts it alone: the call 
   assert.ok(events.some((e) => e.type === "tool.completed" && e.toolUseId === "toolu_task" && e.isError));
   assert.equal(stops.size, 0, "the sub-agent stopped listening once it ended");
 });
+
+test("a stop asked while the Task call's PreToolUse hook still runs keeps its sub-agent from starting: the call answers interrupted and the run goes on", async (t) => {
+  const cwd = await tempWorkspace(t);
+  const { provider, parent } = await setup(t, [{ toolCalls: [taskCall("toolu_task", "general-purpose", "Look for a long time.")] }, { text: "Stopped before it began." }], { cwd });
+  const stops = new Set<(toolUseId: string) => boolean>();
+  parent.onStopAgent = (listener) => {
+    stops.add(listener);
+    return () => stops.delete(listener);
+  };
+  let hookRuns!: () => void;
+  const hookRunning = new Promise<void>((resolve) => (hookRuns = resolve));
+  let releaseHook!: () => void;
+  const hookReleased = new Promise<void>((resolve) => (releaseHook = resolve));
+  t.after(() => releaseHook());
+  const call = async () => {
+    hookRuns();
+    await hookReleased;
+    return {};
+  };
+  parent.hooks = { PreToolUse: [{ matcher: "Task", hooks: [{ type: "callback", id: "slow", call }] }] };
+  const running = runAgent(parent);
+  await hookRunning;
+  const stop = (id: string) => [...stops].some((listener) => listener(id));
+  assert.equal(stop("toolu_other"), false, "no sub-agent of another call");
+  assert.equal(stop("toolu_task"), true, "the call's sub-agent is as good as stopped");
+  releaseHook();
+  const result = await running;
+  assert.equal(result.result, "Stopped before it began.");
+  assert.equal(provider.requests.length, 2, "the sub-agent asked the model nothing");
+  assert.deepEqual(resultsIn(withoutCacheMarks(provider.requests[1].messages).at(-1)), [{ type: "tool_result", tool_use_id: "toolu_task", content: "Interrupted by user", is_error: true }]);
+  assert.equal(stops.size, 0, "nothing listens once the call answered");
+});

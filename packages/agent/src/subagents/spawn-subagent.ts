@@ -93,7 +93,7 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
       const result = await deps.runAgent({ ...configured, signal });
       return { ...outputOf(agent, result, configured.maxTurns), usage: result.usage, agentId, toolUses };
     };
-    if (!request.background) return stoppable(parent, parentToolUseId, ctx.signal, run);
+    if (!request.background) return stoppable(ctx, run);
     const agents = ctx.backgroundAgents;
     if (!agents) return { content: "Background agents are not available in this run. Call Task again without run_in_background.", isError: true, usage: emptyUsage() };
     const started = agents.start({ id: agentId, description: request.description, agentType: agent.name }, (_id, signal) => run(signal));
@@ -102,22 +102,13 @@ export function createSubagentSpawner(deps: SubagentSpawnerDeps): SubagentSpawne
   };
 }
 
-/** `run` on a signal of its own, which `ctx` fires, as does a request to stop the sub-agent of
- * Task call `toolUseId` alone (RunAgentOptions.onStopAgent). */
-async function stoppable(parent: RunAgentOptions, toolUseId: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<SubagentOutput>): Promise<SubagentOutput> {
-  if (!parent.onStopAgent) return run(signal);
-  const own = new AbortController();
-  // Asked again while it stops, it is stopped all the same: a second request is no failure.
-  const unsubscribe = parent.onStopAgent((id) => {
-    if (id !== toolUseId) return false;
-    own.abort();
-    return true;
-  });
-  try {
-    return await run(AbortSignal.any([signal, own.signal]));
-  } finally {
-    unsubscribe();
-  }
+/** `run` on the call's signal, or on that and the user's stop of this sub-agent alone
+ * (ToolContext.agentStopped): stopped before it started, it never runs. */
+function stoppable(ctx: ToolContext, run: (signal: AbortSignal) => Promise<SubagentOutput>): Promise<SubagentOutput> {
+  const stopped = ctx.agentStopped;
+  if (!stopped) return run(ctx.signal);
+  if (stopped.aborted) return Promise.resolve({ content: INTERRUPTED, isError: true, usage: emptyUsage() });
+  return run(AbortSignal.any([ctx.signal, stopped]));
 }
 
 /** The Task call's answer when its agent runs in the background. */

@@ -30,7 +30,7 @@ export type SubagentSpawner = (request: SubagentRequest, ctx: ToolContext) => Pr
  * answers with an error when that is missing or when `subagent_type` names no agent. */
 export function taskTool(agents: readonly AgentDefinition[]): Tool {
   const known = agents.slice();
-  return defineTool({
+  const tool = defineTool({
     name: TASK_TOOL_NAME,
     description: taskDescription(known),
     parameters: TaskParameters,
@@ -46,6 +46,7 @@ export function taskTool(agents: readonly AgentDefinition[]): Tool {
       return ctx.spawnSubagent({ description, prompt, agent, ...(model !== undefined && { model }), ...(run_in_background && { background: true }) });
     },
   });
+  return { ...tool, stopsAlone: true };
 }
 
 /** The exact name, else the one name that matches ignoring case ("explore" → Explore). */

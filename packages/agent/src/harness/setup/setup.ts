@@ -399,7 +399,8 @@ function bareSetup(options: RunAgentOptions, cwd: string, home: string): RunSetu
     projectRoot: options.projectRoot === undefined ? cwd : path.resolve(cwd, options.projectRoot),
     settings: {},
     plugins: [],
-    hooks: {},
+    // The program's own hooks are no file's: they run all the same (as the inventory lists them).
+    hooks: options.hooks ?? {},
     permissions: {
       mode: options.permissionMode ?? "default",
       rules: { allow: [], ask: [], deny: [] },

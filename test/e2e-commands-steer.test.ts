@@ -7,21 +7,20 @@ import { idle, startHarness, userTexts } from "./e2e-commands-support.ts";
 test("a steer sent during the first tool call is seen by the model before the second", async () => {
   const h = await startHarness();
   try {
-    let release!: () => void;
-    const hold = new Promise<void>((resolve) => (release = resolve));
     h.fake.push(
-      { text: "First step.", toolUses: [{ name: "Bash", input: { command: "echo one" } }], hold },
+      // Writes a file: in the default mode the call waits for the user's approval.
+      { text: "First step.", toolUses: [{ name: "Bash", input: { command: "echo one > one.txt && cat one.txt" } }] },
       { toolUses: [{ name: "Bash", input: { command: "echo two" } }] },
       { text: "Done, with tabs." },
     );
     const client = await h.connect("steer");
     const before = h.fake.requests.length;
     client.send({ type: "submit", prompt: "format the code" });
-    await h.fake.waitForRequests(before + 1, 30_000);
-    client.send({ type: "steer", message: "use tabs, not spaces" });
-    // The first reply is held until the steer has had ample time to reach the runner.
-    await new Promise((r) => setTimeout(r, 500));
-    release();
+    const pending = () => (client.state!.pendingApprovals as { toolCallId: string }[] | undefined) ?? [];
+    await client.waitForState(() => pending().length === 1, 30_000, "the first tool call's approval request");
+    // The session hands a run's controls to its runner one after the other: the steer is with the
+    // runner before the approval that lets the first tool call run, so before the next model call.
+    client.send({ type: "steer", message: "use tabs, not spaces" }, { type: "approve", toolCallId: pending()[0].toolCallId });
     await client.waitForState(idle, 30_000, "the run to end");
     assert.deepEqual(client.errors, []);
 

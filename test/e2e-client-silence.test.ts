@@ -48,14 +48,14 @@ for (const [kind, webSocket] of sockets) {
     t.after(() => other.close());
     await other.connect();
     other.submit("said while the first client heard nothing");
-    await other.waitFor((s) => s.messages.length > 0, 5_000);
-    await waitFor(() => client.connection !== "open", "the silent connection to be dropped", { timeoutMs: 10_000 });
+    await other.waitFor((s) => s.messages.length > 0, 15_000);
+    await waitFor(() => client.connection !== "open", "the silent connection to be dropped");
     proxy.resume();
 
     const fresh = createHarnessClient({ url: server.url, ...session });
     t.after(() => fresh.close());
     const snapshot = await fresh.connect();
-    const state = await client.waitFor((s) => isDeepStrictEqual(s, snapshot), 5_000);
+    const state = await client.waitFor((s) => isDeepStrictEqual(s, snapshot), 15_000);
     assert.equal(state.messages[0].content, "said while the first client heard nothing");
     assert.equal(client.connection, "open");
   });

@@ -13,8 +13,9 @@ const MiB = 1024 * 1024;
 
 /** GET `path` over a socket of its own: once the first bytes come, `meanwhile` is done before the
  * rest is read. What came (its Content-Length, the bytes of its body), and whether it ended cleanly
- * or was cut (or was still open after `waitMs`). */
-function getWhile(url: string, path: string, keepAlive: boolean, meanwhile: () => Promise<void>, waitMs = 3000): Promise<{ length: number; body: number; end: "closed" | "waiting" }> {
+ * or was cut (or was still open with nothing more coming for `waitMs`: a busy machine may take a
+ * while to send the rest, which is not waiting). */
+function getWhile(url: string, path: string, keepAlive: boolean, meanwhile: () => Promise<void>, waitMs = 10_000): Promise<{ length: number; body: number; end: "closed" | "waiting" }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -32,6 +33,7 @@ function getWhile(url: string, path: string, keepAlive: boolean, meanwhile: () =
     socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nx-harness-user: alice\r\nConnection: ${keepAlive ? "keep-alive" : "close"}\r\n\r\n`);
     socket.on("data", (chunk) => {
       chunks.push(chunk);
+      if (timer) timer.refresh();
       if (started) return;
       started = true;
       socket.pause();

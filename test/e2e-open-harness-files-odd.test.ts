@@ -24,15 +24,15 @@ test("a write replaces the file it names: never what a hard link shares, never a
     await writeFile(join(workspace, "run.sh"), "#!/bin/sh\n");
     await chmod(join(workspace, "run.sh"), 0o755);
 
-    const hard = await api(files("/hard.txt"), { method: "PUT", body: "new", signal: AbortSignal.timeout(5000) });
+    const hard = await api(files("/hard.txt"), { method: "PUT", body: "new", signal: AbortSignal.timeout(15_000) });
     assert.equal(hard.status, 200);
     assert.equal(await readFile(join(outside, "shared.txt"), "utf8"), "theirs", "the file the hard link shares is left as it was");
     assert.equal(await readFile(join(workspace, "hard.txt"), "utf8"), "new");
 
-    const read = await api(files("/pipe"), { signal: AbortSignal.timeout(5000) });
+    const read = await api(files("/pipe"), { signal: AbortSignal.timeout(15_000) });
     assert.equal(read.status, 400);
     assert.match((await read.json()).error.message, /path: "pipe" is not a regular file/);
-    const pipe = await api(files("/pipe"), { method: "PUT", body: "flows", signal: AbortSignal.timeout(5000) });
+    const pipe = await api(files("/pipe"), { method: "PUT", body: "flows", signal: AbortSignal.timeout(15_000) });
     assert.equal(pipe.status, 200, "a pipe in the way is replaced, not written into (which waits for a reader forever)");
     assert.equal(await readFile(join(workspace, "pipe"), "utf8"), "flows");
 

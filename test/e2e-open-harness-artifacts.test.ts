@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitFor } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, readSse, V1 } from "./open-harness-support.ts";
 
@@ -67,7 +68,7 @@ test("an execution's artifacts are the files its run wrote: listed, counted, in 
     assert.equal((await (await api(`${V1}/executions/${id}`)).json()).execution.artifacts_count, 2);
     assert.deepEqual((await (await api(`${V1}/executions/${id}/result`)).json()).result.artifacts, artifacts);
     assert.equal((await (await api(`${V1}/executions`)).json()).data[0].artifacts_count, 2);
-    for (let i = 0; i < 100 && hook.bodies.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => hook.bodies.length > 0, "the webhook of the execution's end");
     assert.deepEqual(hook.bodies.map((b) => [b.execution_id, b.artifacts]), [[id, artifacts]]);
 
     const report = await api(`${V1}/executions/${id}/artifacts/1`);

@@ -49,7 +49,10 @@ test("the CLI built into a bundle answers as from its sources, and a run from it
   assert.equal(fake.requests.length, 1);
   const loaded = readFileSync(log, "utf8").split("\n");
   assert.deepEqual(loaded.filter((url) => url.includes("/packages/") || url.includes("/node_modules/zod/")), [], "no source module and no file of zod is loaded");
-  assert.ok(loaded.some((url) => /\/harness-cli\/[0-9a-f]{16}\/main\.js$/.test(url)));
+  const chunks = loaded.filter((url) => /\/harness-cli\/[0-9a-f]{16}\//.test(url));
+  assert.ok(chunks.some((url) => /\/main\.mjs$/.test(url)));
+  // Under node_modules no package.json names them modules: a .js chunk would be parsed twice.
+  assert.deepEqual(chunks.filter((url) => !url.endsWith(".mjs")), [], "every chunk is named an ES module");
 });
 
 test("the runner built into a bundle starts, answers its health check and loads none of its sources", async (t) => {

@@ -74,6 +74,9 @@ export async function buildBundle(entry: string, out: string): Promise<Built> {
     platform: "node",
     target: "node24",
     chunkNames: "[name]-[hash]",
+    // Under node_modules no package.json says the chunks are ES modules: as .js, Node would parse
+    // each one twice to find out (module syntax detection), at every start.
+    outExtension: { ".js": ".mjs" },
     write: false,
     metafile: true,
     logLevel: "silent",
@@ -92,7 +95,7 @@ export async function buildBundle(entry: string, out: string): Promise<Built> {
   for (const file of result.outputFiles) hash.update(basename(file.path)).update("\0").update(file.contents);
   const id = hash.digest("hex").slice(0, 16);
   const dir = join(builds, id);
-  if (!existsSync(join(dir, "main.js"))) {
+  if (!existsSync(join(dir, "main.mjs"))) {
     const temporary = `${dir}.${process.pid}.tmp`;
     rmSync(temporary, { recursive: true, force: true });
     mkdirSync(temporary, { recursive: true });
@@ -100,7 +103,7 @@ export async function buildBundle(entry: string, out: string): Promise<Built> {
     rmSync(dir, { recursive: true, force: true });
     renameSync(temporary, dir);
   }
-  const stub = `${manifestLine(stamps)}import ${JSON.stringify(`./${basename(builds)}/${id}/main.js`)};\n`;
+  const stub = `${manifestLine(stamps)}import ${JSON.stringify(`./${basename(builds)}/${id}/main.mjs`)};\n`;
   const temporary = `${out}.${process.pid}.tmp`;
   writeFileSync(temporary, stub);
   renameSync(temporary, out);

@@ -24,7 +24,7 @@ function bundle(t: { after(fn: () => void): void }) {
     writeFileSync(join(dir, "later.ts"), `export const said = "version ${version}";\n`);
     await sleep(10); // a build refuses a file changed in the millisecond it starts
     await buildBundle(at.entry, at.bundle);
-    return /\/([0-9a-f]{16})\/main\.js";\n$/.exec(readFileSync(at.bundle, "utf8"))![1];
+    return /\/([0-9a-f]{16})\/main\.mjs";\n$/.exec(readFileSync(at.bundle, "utf8"))![1];
   };
   /** Makes build `id` two days old. */
   const age = (id: string) => {
@@ -54,7 +54,7 @@ test("a build a live process started from is kept whatever its age, and removed 
   const { at, build, age, exists } = bundle(t);
   const first = await build(1);
   const server = await start(t, at);
-  assert.match(await server.line(), new RegExp(`/harness-cli/${first}/main\\.js$`), "the process runs from the bundle");
+  assert.match(await server.line(), new RegExp(`/harness-cli/${first}/main\\.mjs$`), "the process runs from the bundle");
 
   age(first);
   for (const version of [2, 3, 4]) await build(version);
@@ -92,7 +92,7 @@ test("a start whose record of use cannot be written still runs from its bundle",
   mkdirSync(builds, { recursive: true });
   writeFileSync(join(builds, "in-use"), "not a directory");
   const server = await start(t, at);
-  assert.match(await server.line(), new RegExp(`/harness-cli/${id}/main\\.js$`));
+  assert.match(await server.line(), new RegExp(`/harness-cli/${id}/main\\.mjs$`));
   server.child.stdin.write("\n");
   assert.equal(await server.line(), "version 1");
   server.child.stdin.end();

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { pidAlive, procStatFields } from "@harness/agent/pid-alive";
 
 /** The last line of a bundle that build.ts wrote: the import of its build's entry chunk. */
-const BUILD_IMPORT = /^\nimport "\.\/([^/"]+)\/([0-9a-f]{16})\/main\.js";\n$/;
+const BUILD_IMPORT = /^\nimport "\.\/([^/"]+)\/([0-9a-f]{16})\/(main\.m?js)";\n$/;
 const TAIL_BYTES = 512;
 const RECORD = /^([0-9a-f]{16})\.(\d+)$/;
 /** The directory of the records among a bundle's builds (not a build itself). */
@@ -27,7 +27,7 @@ export function useBuild(bundle: string): Use {
   const named = namedBuild(bundle);
   if (!named) return { url: pathToFileURL(bundle).href, release() {} };
   const builds = join(dirname(bundle), named.builds);
-  const url = pathToFileURL(join(builds, named.id, "main.js")).href;
+  const url = pathToFileURL(join(builds, named.id, named.entry)).href;
   const record = join(builds, IN_USE, `${named.id}.${process.pid}`);
   if (!write(record, startTime(process.pid) ?? "")) return { url, release() {} };
   const release = () => rmSync(record, { force: true });
@@ -43,7 +43,7 @@ export function useBuild(bundle: string): Use {
 
 /** The build `bundle` imports, from its last line; only that is read (the first, its list of
  * files, runs to tens of kilobytes). */
-function namedBuild(bundle: string): { builds: string; id: string } | undefined {
+function namedBuild(bundle: string): { builds: string; id: string; entry: string } | undefined {
   let tail: string;
   try {
     const fd = openSync(bundle, "r");
@@ -58,7 +58,7 @@ function namedBuild(bundle: string): { builds: string; id: string } | undefined 
     return undefined;
   }
   const named = BUILD_IMPORT.exec(tail.slice(tail.lastIndexOf("\n", tail.length - 2)));
-  return named ? { builds: named[1], id: named[2] } : undefined;
+  return named ? { builds: named[1], id: named[2], entry: named[3] } : undefined;
 }
 
 function write(record: string, text: string): boolean {

@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, type Harness } from "./e2e-commands-support.ts";
-import { apiAs, executionWhen, readSse, takeSse, V1, type Api } from "./open-harness-support.ts";
+import { apiAs, executionWhen, readSse, takeSse, V1, type Api, type Sse } from "./open-harness-support.ts";
 
 let h: Harness;
 let api: Api;
@@ -34,6 +34,15 @@ async function subagentWhen(id: string, ready: (subagent: { status: string; tool
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the sub-agent never ${what}`);
+}
+
+/** The SSE events of `response` to its end (`events`), and `seen`, settled once one of `type` has
+ * come (rejected if the stream ends before). */
+function follow(response: Promise<Response>, type: string): { seen: Promise<void>; events: Promise<Sse[]> } {
+  let came!: () => void;
+  const seen = new Promise<void>((resolve) => (came = resolve));
+  const events = response.then((r) => readSse(r, (event) => event.data.type === type && came()));
+  return { seen: Promise.race([seen, events.then((all) => Promise.reject(new Error(`the stream ended without a ${type} event: ${JSON.stringify(all)}`)))]), events };
 }
 
 const types = (events: { data: Record<string, unknown> }[]) => events.map((e) => e.data.type);
@@ -91,10 +100,11 @@ test("a running sub-agent is followed live, its result is 409 until it ends", as
   assert.equal(running.status, 409);
   assert.equal((await running.json()).error.code, "subagent_running");
 
-  const live = api(`${SUBS}/toolu_sub2/stream${q}`).then(readSse);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Released once the stream has sent what came before: the rest comes live.
+  const live = follow(api(`${SUBS}/toolu_sub2/stream${q}`), "tool_result");
+  await live.seen;
   release();
-  const events = await live;
+  const events = await live.events;
   assert.deepEqual(types(events), ["tool_call_start", "tool_call_end", "tool_result", "text", "done"]);
   assert.equal(events[3].data.content, "SLOW-RESULT");
   await executionWhen(api, executionId, (e) => e.status === "completed", "completed");
@@ -107,7 +117,8 @@ test("terminate stops a run's sub-agent alone: its Task call answers that it was
   h.fake.push(task("toolu_sub3", "Look forever."), { text: "still looking", hold: new Promise(() => {}) }, { text: "The sub-agent was stopped; done." });
   const before = h.fake.requests.length;
   const { execution_id: executionId } = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "look forever", session_id: sessionId }) })).json();
-  await h.fake.waitForRequests(before + 2);
+  // The sub-agent's own request opens with its task as the user's message.
+  await subagentWhen("toolu_sub3", () => h.fake.requests.slice(before).some((request) => JSON.stringify(request.body.messages[0]).includes("Look forever.")), "asked the model");
   const live = api(`${SUBS}/toolu_sub3/stream${q}`).then(readSse);
   const stopped = await api(`${SUBS}/toolu_sub3${q}`, { method: "DELETE" });
   assert.equal(stopped.status, 204);

@@ -78,7 +78,8 @@ test("a webhook is told of an execution's end by a signed POST, retried after a 
     const executionId = stream.headers.get("x-execution-id");
     const events = await readSse(stream);
     assert.equal(events.at(-1)?.data.type, "done");
-    assert.ok(Date.now() - began < 8000, `the run was not held up by the hanging receiver (${Date.now() - began} ms)`);
+    // Held up, the run would have waited out the hanging receiver's attempt (10 s, ATTEMPT_TIMEOUT_MS).
+    assert.ok(Date.now() - began < 10_000, `the run was not held up by the hanging receiver (${Date.now() - began} ms)`);
     assert.equal((await (await api(`${V1}/executions/${executionId}`)).json()).execution.status, "completed");
 
     // The 500 is retried: the same delivery, twice.
@@ -121,7 +122,8 @@ test("a webhook is told of an execution's end by a signed POST, retried after a 
 });
 
 test("a delivery whose receiver was down when the server stopped is sent by the next server: the same delivery, signed", async () => {
-  const h = await startHarness({}, { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "1", HARNESS_WEBHOOKS_RETRY_BASE_MS: "1500" });
+  // The retry is due long after the server is stopped, however slowly it stops.
+  const h = await startHarness({}, { HARNESS_WEBHOOKS_ALLOW_PRIVATE: "1", HARNESS_WEBHOOKS_RETRY_BASE_MS: "6000" });
   const api = apiAs(() => h.server.url);
   const flaky = await receiver([503]);
   try {
@@ -135,7 +137,7 @@ test("a delivery whose receiver was down when the server stopped is sent by the 
     await h.server.stop();
     assert.equal(flaky.received.length, 1, "the retry was not due yet");
     h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });
-    const [, again] = await until("the next server sent the delivery", () => (flaky.received.length >= 2 ? flaky.received : undefined));
+    const [, again] = await until("the next server sent the delivery", () => (flaky.received.length >= 2 ? flaky.received : undefined), 25_000);
     assert.equal(again.headers["x-openharness-delivery"], refused.headers["x-openharness-delivery"]);
     assert.equal(again.body, refused.body);
     assert.equal(JSON.parse(again.body).execution_id, executionId);

@@ -104,7 +104,8 @@ test("an execution is cancelled over REST, or ended by its session's deletion; i
   const h = await startHarness();
   const api = apiAs(h.server.url);
   try {
-    h.fake.push({ text: ["slow ", "reply ", "that ", "goes ", "on"], delayMs: 400 });
+    // Held after its first words: under way until it is cancelled, however slow the machine.
+    h.fake.push({ text: ["slow ", "reply ", "that ", "goes ", "on"], hold: new Promise(() => {}) });
     const started = await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "take your time" }) });
     assert.equal(started.status, 202);
     const { execution_id, stream_url } = await started.json();
@@ -123,7 +124,7 @@ test("an execution is cancelled over REST, or ended by its session's deletion; i
     assert.equal((await again.json()).error.code, "execution_finished");
 
     // A session deleted under a run ends its execution, saying so.
-    h.fake.push({ text: ["another ", "slow ", "reply ", "that ", "goes ", "on"], delayMs: 400 });
+    h.fake.push({ text: ["another ", "slow ", "reply ", "that ", "goes ", "on"], hold: new Promise(() => {}) });
     const doomed = await api(`${V1}/execute/stream`, { method: "POST", body: JSON.stringify({ message: "more" }) });
     const doomedId = doomed.headers.get("x-execution-id")!;
     const doomedEvents = readSse(doomed);

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { startHarnessServer } from "@harness/test-utils";
+import { startHarnessServer, waitFor } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, executionWhen, readSse, V1 } from "./open-harness-support.ts";
 
@@ -72,11 +72,7 @@ test("an execution under way when the server is stopped (SIGTERM) reads as faile
   try {
     h.fake.push({ text: ["half an ans"], hold: new Promise(() => {}) });
     const started = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "long job" }) })).json();
-    for (let i = 0; i < 300; i++) {
-      const history = await (await api(`${V1}/sessions/${started.session_id}/history`)).json();
-      if (history.data[1]?.content === "half an ans") break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(async () => (await (await api(`${V1}/sessions/${started.session_id}/history`)).json()).data[1]?.content === "half an ans", "the run's first words", { timeoutMs: 30_000 });
     await h.server.stop("SIGTERM");
     h.server = await startHarnessServer({ dataDir: h.dataDir, env: h.env });
     const execution = (await (await api(`${V1}/executions/${started.execution_id}`)).json()).execution;

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { killQuietly, startHarnessServer, MinimalClient } from "@harness/test-utils";
+import { killQuietly, startHarnessServer, MinimalClient, storedSeq, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-restart-");
@@ -43,8 +43,8 @@ test("a run whose runner died with the killed server shows as interrupted after 
   const client = await MinimalClient.connect(server.url, ids);
   client.send({ type: "submit", prompt: "long job" });
   await client.waitForState((s) => s.messages[1]?.content === "half an ans", 30_000, "partial text");
-  // Give the batched store a moment to write the partial text, as a running server would have.
-  await new Promise((r) => setTimeout(r, 200));
+  // Killed once the batched store has written what the client saw, as a running server would have.
+  await waitFor(() => storedSeq(dataDir, ids) >= client.seq, "the partial text to be stored");
   await server.stop("SIGKILL");
   await client.waitFor((c) => c.closed);
   // The runner outlives a killed server; here it dies too.

@@ -4,7 +4,7 @@ import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { killQuietly, MinimalClient, processAlive, startHarnessServer } from "@harness/test-utils";
+import { killQuietly, MinimalClient, processAlive, startHarnessServer, storedSeq, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-runner-version-");
@@ -39,7 +39,8 @@ async function killedUnderHeldRun(t: TestContext, sessionId: string, text: strin
   const client = await MinimalClient.connect(before.url, ids);
   client.send({ type: "submit", prompt: "long job" });
   await client.waitForState((s) => s.messages[1]?.content === text.join(""), 30_000, "the run's text");
-  await new Promise((r) => setTimeout(r, 200));
+  // Killed once the batched store has written what the client saw, as a running server would have.
+  await waitFor(() => storedSeq(dataDir, ids) >= client.seq, "the run's text to be stored");
   await before.stop("SIGKILL");
   await client.waitFor((c) => c.closed);
   const old = runnerPid(dataDir, ids);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeAnthropic, startHarnessServer, MinimalClient, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
+import { startFakeAnthropic, startHarnessServer, MinimalClient, waitFor, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 
 let fake: FakeAnthropic;
 let server: HarnessProcess;
@@ -117,9 +117,12 @@ test("a connection killed mid-run and reopened with since ends equal to a fresh 
   await client.waitForState((s) => (s.messages[1]?.content ?? "").includes("w19"), 30_000, "the first half");
   const seenSeq = client.seq;
   client.kill();
-  // The run goes on while nobody is connected.
+  // The run goes on while nobody is connected, to its end.
   release();
-  await new Promise((r) => setTimeout(r, 300));
+  await waitFor(async () => {
+    const health = await (await fetch(`${server.url}/health`)).json();
+    return health.clients === 0 && health.runs === 0;
+  }, "the run to end with no client connected");
   const back = await MinimalClient.connect(server.url, { ...ids, initial: { state: client.state!, seq: seenSeq } });
   await back.waitForState((s) => s.status === "idle" && s.messages[1].status === "complete", 30_000, "the run to end");
   const fresh = await MinimalClient.connect(server.url, ids);

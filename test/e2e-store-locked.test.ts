@@ -68,7 +68,7 @@ test("while another process holds the database's lock, other sessions are served
   const db = new DatabaseSync(join(dataDir, "harness.db"), { readOnly: true });
   t.after(() => db.close());
   const runnerOf = db.prepare("SELECT pid FROM runners WHERE user_id = 'bob' AND session_id = 'other'");
-  await waitFor(() => runnerOf.get() !== undefined, "the runner of the other session to be recorded", { timeoutMs: 5000 });
+  await waitFor(() => runnerOf.get() !== undefined, "the runner of the other session to be recorded");
   const finished = { kept: structuredClone(client.state!.messages), other: structuredClone(other.state!.messages) };
   await Promise.all([client.close(), other.close()]);
   assert.equal(await server.stop("SIGTERM"), 0);

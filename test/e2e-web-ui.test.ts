@@ -229,6 +229,8 @@ describe("the web UI", () => {
   test("HARNESS_WEB_UI=0 serves nothing of the UI, and another value is refused naming it", async () => {
     const { server } = await harness({}, { HARNESS_WEB_UI: "0" });
     for (const path of ["/", "/ui/config.json", "/ui/app.js"]) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
+    // What it prints of itself is all printed once it says where sessions work (its last line).
+    await server.waitForOutput(/sessions work in/);
     assert.doesNotMatch(server.output(), /web UI/);
     const dataDir = await mkdtemp(join(tmpdir(), "harness-web-ui-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));

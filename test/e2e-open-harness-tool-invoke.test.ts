@@ -150,9 +150,12 @@ test("closing a stream kills its command; a call meanwhile is refused as busy; t
 });
 
 test("a call while a run is under way in the session is 409; a prompt sent during a call fails saying why", async () => {
-  h.fake.push({ text: ["a", "b", "c", "d", "e", "f"], delayMs: 200 });
+  // The reply is held until the call has been refused: the run is under way however slow the machine.
+  let release!: () => void;
+  h.fake.push({ text: ["a", "b", "c", "d", "e", "f"], hold: new Promise<void>((resolve) => (release = resolve)) });
   const started = await (await api(`${V1}/execute`, { method: "POST", body: JSON.stringify({ message: "hello", session_id: sessionId }) })).json();
   const during = await invoke("Bash", { input: { command: "true" } });
+  release();
   assert.equal(during.status, 409);
   assert.match((await during.json()).error.message, /a run is under way/);
   await executionWhen(api, started.execution_id, (e) => e.status === "completed", "completed");

@@ -49,7 +49,7 @@ export { startFakeOAuthServer } from "./fake-oauth.ts";
 export type { FakeOAuthServer } from "./fake-oauth.ts";
 export { dummyToolTopic, TEST_PNG_BASE64, TEST_README } from "./mcp-test-tools.ts";
 export type { McpTestServerOptions, McpTestServerState } from "./mcp-test-tools.ts";
-export { killQuietly, processAlive, waitFor } from "./wait.ts";
+export { eventually, killQuietly, processAlive, waitFor } from "./wait.ts";
 export type { WaitOptions } from "./wait.ts";
 export { startTcpProxy } from "./tcp-proxy.ts";
 export type { TcpProxy } from "./tcp-proxy.ts";

@@ -24,6 +24,20 @@ export async function waitFor<T>(
   }
 }
 
+/** Retries `check`, an assertion that throws while what it asserts does not hold yet (a screen
+ * still being drawn), until it passes; once the timeout has passed, throws its last error. */
+export async function eventually(check: () => void | Promise<void>, options: WaitOptions = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20));
+  }
+}
+
 /** Whether a process with this id runs. A zombie (ended, not yet reaped by its parent) does not,
  * as the server's own check has it: a process that ended has stopped, whoever reaps it. */
 export function processAlive(pid: number): boolean {

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
+import { waitFor } from "@harness/test-utils";
 import { chatCommand } from "./chat.ts";
 import { chatServerForFile, slowLink } from "../test-support.ts";
 
@@ -31,7 +32,7 @@ test("lines pasted at once are one prompt, not a prompt and lines refused while 
   const [request] = (await server.fake.waitForRequests(before + 1)).slice(before);
   const sent = JSON.stringify(request.body.messages.at(-1));
   assert.match(sent, /first line\\nsecond line\\nthird line/);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await waitFor(() => chat.out.stdout.includes("Got all three"), "the reply");
   chat.stdin.end();
   assert.equal(await chat.status, 0);
   assert.doesNotMatch(chat.out.stderr, /already in progress/);
@@ -42,11 +43,13 @@ test("Ctrl+C right after a prompt, before its run shows, cancels that run instea
   let release!: () => void;
   server.fake.push({ text: "Thinking", hold: new Promise<void>((resolve) => (release = resolve)) });
   t.after(() => release());
+  const before = server.fake.requests.length;
   const chat = terminalChat(t, "quick-interrupt", await slowLink(t, server.url, 400));
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // The chat says how to leave once it is on the session and watches for Ctrl+C.
+  await waitFor(() => /Ctrl\+D leaves/.test(chat.out.stderr), "the chat on its session");
   chat.stdin.write("think hard\n");
-  // The prompt is sent; what the server says of it is still on its way.
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  // The prompt is sent and its run started; what the server says of it is still on its way.
+  await server.fake.waitForRequests(before + 1);
   process.emit("SIGINT");
   const left = await Promise.race([chat.status, new Promise((resolve) => setTimeout(resolve, 3000, "still here"))]);
   assert.equal(left, "still here", chat.out.stderr);

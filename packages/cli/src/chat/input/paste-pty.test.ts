@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { eventually } from "@harness/test-utils";
 import { fakeModelForFile, heldReply, localChatWithStatus } from "../../test-support.ts";
 
 const model = fakeModelForFile();
@@ -48,11 +49,9 @@ test("a one-line paste into the middle of the typed line wraps it; what is typed
   chat.type("\x1b[D".repeat(12));
   await settle();
   chat.type("PASTED TEXT ");
-  await settle();
-  assertBottom(chat.rows(), ["hello world, PASTED TEXT this", "is long"]);
+  await eventually(() => assertBottom(chat.rows(), ["hello world, PASTED TEXT this", "is long"]));
   chat.type("x\x7f\x7fy");
-  await settle();
-  assertBottom(chat.rows(), ["hello world, PASTED TEXTythis", "is long"]);
+  await eventually(() => assertBottom(chat.rows(), ["hello world, PASTED TEXTythis", "is long"]));
   chat.type("\r");
   await chat.shows(/^Sent\.$/m);
   assert.equal(await lastPrompt(before + 1), "hello world, PASTED TEXTythis is long");
@@ -72,11 +71,9 @@ test("a paste into the middle of a line that already wraps, while a run is under
   chat.type("\x1b[D".repeat(35));
   await settle();
   chat.type("abcdefghijklmnopqrstuvwxyz");
-  await settle();
-  assertBottom(chat.rows(), ["01234abcdefghijklmnopqrstuvwxy", "z56789012345678901234567890123", "456789"], [/^. \w+… \(\d+s/]);
+  await eventually(() => assertBottom(chat.rows(), ["01234abcdefghijklmnopqrstuvwxy", "z56789012345678901234567890123", "456789"], [/^. \w+… \(\d+s/]));
   chat.type("!\x7f\x7f");
-  await settle();
-  assertBottom(chat.rows(), ["01234abcdefghijklmnopqrstuvwxy", "567890123456789012345678901234", "56789"], [/^. \w+… \(\d+s/]);
+  await eventually(() => assertBottom(chat.rows(), ["01234abcdefghijklmnopqrstuvwxy", "567890123456789012345678901234", "56789"], [/^. \w+… \(\d+s/]));
   held.release();
   await chat.shows(/^Done now\.$/m);
   chat.type("\x1b[F\x15\x04");
@@ -94,12 +91,10 @@ test("a paste of emoji sequences and combining marks into the middle wraps them 
   chat.type("\x1b[D".repeat(4));
   await settle();
   chat.type(`e\u0301${FAMILY}${FLAG}`);
-  await settle();
   // The family takes the row's last two columns; the flag would straddle its edge, and starts the next row.
-  assertBottom(chat.rows(), [`start 01234567890123456789e\u0301${FAMILY}`, `${FLAG} end`]);
+  await eventually(() => assertBottom(chat.rows(), [`start 01234567890123456789e\u0301${FAMILY}`, `${FLAG} end`]));
   chat.type("\x7fz");
-  await settle();
-  assertBottom(chat.rows(), [`start 01234567890123456789e\u0301${FAMILY}z`, " end"]);
+  await eventually(() => assertBottom(chat.rows(), [`start 01234567890123456789e\u0301${FAMILY}z`, " end"]));
   chat.type("\r");
   await chat.shows(/^Sent\.$/m);
   assert.equal(await lastPrompt(before + 1), `start 01234567890123456789e\u0301${FAMILY}z end`);
@@ -115,14 +110,12 @@ test("a paste with tabs into the middle of a line that wraps shows each tab as s
   chat.type("\x1b[D".repeat(12));
   await settle();
   chat.type("a\tb\tc");
-  await settle();
   // The first tab, a column from the row's end, takes that column; the second goes to column 8.
-  assertBottom(chat.rows(), ["0123456789012345678901234567a", "b       c890123456789"]);
+  await eventually(() => assertBottom(chat.rows(), ["0123456789012345678901234567a", "b       c890123456789"]));
   chat.type("xy\x1b[D".repeat(1));
   await settle();
   chat.type("\x7f");
-  await settle();
-  assertBottom(chat.rows(), ["0123456789012345678901234567a", "b       cy890123456789"]);
+  await eventually(() => assertBottom(chat.rows(), ["0123456789012345678901234567a", "b       cy890123456789"]));
   chat.type("\r");
   await chat.shows(/^Sent\.$/m);
   assert.equal(await lastPrompt(before + 1), "0123456789012345678901234567a\tb\tcy890123456789");
@@ -137,11 +130,9 @@ test("a paste that fills the typed line's last row to its edge, from the middle,
   chat.type("\x1b[D".repeat(10));
   await settle();
   chat.type("abcdefghij");
-  await settle();
-  assertBottom(chat.rows(), ["0123456789".repeat(3), "0123456789abcdefghij0123456789", ""]);
+  await eventually(() => assertBottom(chat.rows(), ["0123456789".repeat(3), "0123456789abcdefghij0123456789", ""]));
   chat.type("\x1b[F!");
-  await settle();
-  assertBottom(chat.rows(), ["0123456789".repeat(3), "0123456789abcdefghij0123456789", "!"]);
+  await eventually(() => assertBottom(chat.rows(), ["0123456789".repeat(3), "0123456789abcdefghij0123456789", "!"]));
   chat.type("\x15\x04");
   assert.equal(await chat.closed, 0);
 });
@@ -157,10 +148,9 @@ test("lines pasted at once into the middle of the typed line leave one copy of e
   chat.type("one\rtwo\rthree");
   // The working row, whose random verb may leave no room for more at this width.
   await chat.sees(/… \(\d+s · /);
-  await settle();
   // The terminal hands the lines over as typed: the first goes into the line, which Enter sends
   // whole with the second; the last, unended, stays typed.
-  assertBottom(chat.rows(), ["three"], [/^. \w+… \(\d+s/, /^start of a line/, /^two$/]);
+  await eventually(() => assertBottom(chat.rows(), ["three"], [/^. \w+… \(\d+s/, /^start of a line/, /^two$/]));
   held.release();
   await chat.shows(/^Done now\.$/m);
   chat.type("\x1b[F\x15\x04");

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eventually } from "@harness/test-utils";
 import { fakeModelForFile, heldReply, localChatWithStatus } from "../../test-support.ts";
 import { renderScreen } from "../../test-screen.ts";
 
@@ -41,13 +42,16 @@ test("shrinking and growing the terminal during a run leaves one working row, on
     chat.resize(width);
     await settle();
   }
-  const rows = renderScreen(chat.screen(), 70, 24);
-  const shown = rows.join("\n");
-  assert.equal(rows.filter((row) => WORKING.test(row)).length, 1, shown);
-  assert.equal(rows.filter((row) => row === "draft").length, 1, shown);
-  assert.equal(rows.filter((row) => row.startsWith("status of the project")).length, 1, shown);
-  assert.equal(rows.filter((row) => row.includes("accept edits on")).length, 1, shown);
-  assert.deepEqual(rows.slice(-4).map((row) => row.slice(0, 12)), [rows.find((row) => WORKING.test(row))!.slice(0, 12), "draft", "status of th", "⏵⏵ accept ed"], shown);
+  // The chat draws again at the last width once it has heard of it.
+  await eventually(() => {
+    const rows = renderScreen(chat.screen(), 70, 24);
+    const shown = rows.join("\n");
+    assert.equal(rows.filter((row) => WORKING.test(row)).length, 1, shown);
+    assert.equal(rows.filter((row) => row === "draft").length, 1, shown);
+    assert.equal(rows.filter((row) => row.startsWith("status of the project")).length, 1, shown);
+    assert.equal(rows.filter((row) => row.includes("accept edits on")).length, 1, shown);
+    assert.deepEqual(rows.slice(-4).map((row) => row.slice(0, 12)), [rows.find((row) => WORKING.test(row))!.slice(0, 12), "draft", "status of th", "⏵⏵ accept ed"], shown);
+  });
   held.release();
   await chat.shows(/^Done now\.$/m);
   chat.type("\x15\x04");

@@ -15,7 +15,7 @@ function statusLine(t: { after(fn: () => unknown): void }, command: string, runF
   const line = startStatusLine({ command, cwd, sessionId: "s1", version: "0.1.0", env: process.env, show: (text) => shown.push(text), note: (text) => notes.push(text), ...(runForMs && { runForMs }) });
   t.after(() => (line.close(), rmSync(cwd, { recursive: true, force: true })));
   const until = async (done: () => boolean) => {
-    for (const start = Date.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 10))) if (Date.now() - start > 10_000) assert.fail(`never: shown ${JSON.stringify(shown)}, notes ${JSON.stringify(notes)}`);
+    for (const start = Date.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 10))) if (Date.now() - start > 20_000) assert.fail(`never: shown ${JSON.stringify(shown)}, notes ${JSON.stringify(notes)}`);
   };
   return { line, shown, notes, cwd, until };
 }

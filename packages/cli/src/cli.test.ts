@@ -9,9 +9,10 @@ import { holdLock, startFakeAnthropic, startFakeOpenAI, toolThenText } from "@ha
 import { bin, harness, harnessShell, root, tempDir, withFake } from "./test-support.ts";
 import { GC_FLAGS } from "@harness/server";
 
-/** Whether process `pid` is gone within a second (an exited child of a dead parent is reaped soon). */
+/** Whether process `pid` is gone within ten seconds (an exited child of a dead parent is reaped
+ * soon, later on a busy machine; one left running never goes). */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 500; i++) {
     try {
       process.kill(pid, 0);
     } catch {

@@ -140,5 +140,5 @@ test("harness mcp list ends stdio servers with everything they started, within i
   // From the silent server's start: the time limit and the servers' shutdown; waiting on the silent
   // server's child, as the command did, took 5 s more.
   assert.ok(tookMs < timeoutMs + 3000, `took ${Math.round(tookMs)} ms from the silent server's start`);
-  await waitFor(() => children.every((pid) => !processAlive(pid)), "the servers' children to be gone", { timeoutMs: 1000 });
+  await waitFor(() => children.every((pid) => !processAlive(pid)), "the servers' children to be gone", { timeoutMs: 10_000 });
 });

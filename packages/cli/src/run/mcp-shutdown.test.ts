@@ -25,7 +25,7 @@ test("harness run ends its stdio MCP servers' children with them, and promptly",
   assert.ok(fake.requests[0]!.body.tools && JSON.stringify(fake.requests[0]!.body.tools).includes("mcp__helper__"), "the server was connected");
   const child = Number(readFileSync(join(dir, "child.pid"), "utf8"));
   t.after(() => processAlive(child) && process.kill(child, "SIGKILL"));
-  await waitFor(() => !processAlive(child), "the server's child to be gone", { timeoutMs: 1000 });
+  await waitFor(() => !processAlive(child), "the server's child to be gone", { timeoutMs: 10_000 });
   // The reply and the servers' shutdown (0.5 s for them to exit on their own), not the 5 s wait for
   // the pipes the child holds.
   assert.ok(endingMs < 3500, `the run took ${Math.round(endingMs)} ms to end after its model request`);

@@ -23,7 +23,7 @@ function toolResultOf(fake: FakeAnthropic, i: number): { text: string; isError: 
 }
 
 /** A fake whose main agent calls Task(`type`), whose sub-agent calls `mcp__helper__pid` and
- * finishes; the main agent's last reply waits (up to 5 s) for the server that answered to be gone,
+ * finishes; the main agent's last reply waits (up to 15 s) for the server that answered to be gone,
  * and `closedFirst()` says whether it was. */
 async function pidScenario(t: { after(fn: () => unknown): void }, type: string) {
   let fake: FakeAnthropic | undefined;
@@ -31,7 +31,7 @@ async function pidScenario(t: { after(fn: () => unknown): void }, type: string) 
   const hold = (async () => {
     await waitFor(() => fake !== undefined && fake.requests.length >= 4, "the main agent's last request", { timeoutMs: 30_000 });
     const pid = Number(toolResultOf(fake!, 2).text);
-    await waitFor(() => Number.isInteger(pid) && pid > 0 && !processAlive(pid), "the sub-agent's server to stop", { timeoutMs: 5000 });
+    await waitFor(() => Number.isInteger(pid) && pid > 0 && !processAlive(pid), "the sub-agent's server to stop", { timeoutMs: 15_000 });
     closed = true;
   })();
   fake = await withFake(
@@ -169,5 +169,5 @@ test("a run cancelled while a sub-agent's own server is up stops that server", a
   child.kill("SIGINT");
   const { code } = await result;
   assert.equal(code, 130);
-  await waitFor(() => !processAlive(pid), "the sub-agent's server to stop", { timeoutMs: 5000 });
+  await waitFor(() => !processAlive(pid), "the sub-agent's server to stop");
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitFor } from "@harness/test-utils";
 import { chatInTerminal, chatServerForFile, heldReply, leaveChat, pause, pipedChat } from "../test-support.ts";
 
 const server = chatServerForFile("harness-chat-notify-");
@@ -25,14 +26,16 @@ function env(config: string, afterMs?: number): NodeJS.ProcessEnv {
   return { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "notify", HARNESS_BUNDLE: "0", CLAUDE_CONFIG_DIR: config, ...(afterMs !== undefined && { HARNESS_NOTIFY_AFTER_MS: String(afterMs) }) };
 }
 
-/** What the terminal was sent after `from` (its bytes so far), once the run's reply shows. */
-async function runOnce(chat: ReturnType<typeof chatInTerminal>, prompt: string, reply: string): Promise<string> {
+/** What the terminal was sent after `from` (its bytes so far), once the run's reply shows and
+ * then, when `told` is given, once those bytes match it (the notification follows the state that
+ * ends the run); without it, once a notification would have had time to come. */
+async function runOnce(chat: ReturnType<typeof chatInTerminal>, prompt: string, reply: string, told?: RegExp): Promise<string> {
   const from = chat.screen().length;
   server.fake.push({ text: reply });
   chat.type(`${prompt}\r`);
   await chat.shows(new RegExp(`^${reply}$`, "m"));
-  // The notification follows the state that ends the run.
-  await pause(400);
+  if (told) await waitFor(() => told.test(chat.screen().slice(from)), `${JSON.stringify(told.source)} after the reply`);
+  else await pause(400);
   return chat.screen().slice(from);
 }
 
@@ -50,7 +53,7 @@ for (const [channel, bytes] of CHANNELS) {
   test(`with preferredNotifChannel "${channel}", a run's end reaches the terminal as its notification`, async (t) => {
     const chat = chatInTerminal(t, `--session notify-${channel}`, { env: env(configDir(t, ".claude.json", { preferredNotifChannel: channel }), 0), columns: 80 });
     await chat.sees(/Ctrl\+D leaves/);
-    const sent = await runOnce(chat, "hello", "Hi there.");
+    const sent = await runOnce(chat, "hello", "Hi there.", channel === "terminal_bell" ? /\x07/ : bytes);
     if (channel === "terminal_bell") assert.equal(sent.match(/\x07/g)?.length, 1, JSON.stringify(sent));
     else assert.match(sent, bytes, JSON.stringify(sent));
     // Nothing of it shows on the screen.
@@ -113,7 +116,7 @@ test("the chat asks the terminal to report its focus, sends nothing while it is 
   assert.doesNotMatch(focused, /\x07/, JSON.stringify(focused));
   // The reports are no keys: nothing of them is typed.
   chat.type("\x1b[O");
-  const away = await runOnce(chat, "while I am away", "Unseen.");
+  const away = await runOnce(chat, "while I am away", "Unseen.", /\x07/);
   assert.match(away, /\x07/, JSON.stringify(away));
   assert.doesNotMatch(chat.rows().join("\n"), /\[I|\[O/);
   // Nor do they end a search of the prompts typed (Ctrl+R), as a key would.
@@ -181,6 +184,8 @@ test("a run cancelled from another client is told; one cancelled here (Esc) is n
       assert.equal(other.code, 0, other.stderr);
     }
     await chat.shows(new RegExp(`${prompt}[^]*cancelled`));
+    // One cancelled elsewhere is told once the chat has the state that ends the run.
+    if (cancel === "elsewhere") await chat.sees(new RegExp(cancelled.source));
     await pause(400);
     held.release();
     assert.equal(chat.screen().match(cancelled)?.length ?? 0, cancel === "here" ? 0 : 1, JSON.stringify(chat.screen().slice(-400)));

@@ -18,7 +18,9 @@ test("a chat on a shared server completes the commands of the session's project 
   const env = { ...process.env, NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "completer", TERM: "xterm", HARNESS_BUNDLE: "0" };
   const chat = inTerminal(t, `exec bash ${JSON.stringify(bin)} chat --session ships`, { cwd: root, env, columns: 80 });
   await chat.sees(/Ctrl\+D leaves/);
-  chat.type("/ship\t");
+  chat.type("/ship");
+  await chat.bottom(/^\/ship$/);
+  chat.type("\t");
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.match(chat.rows().join("\n"), /^\/ship$/m, "nothing to complete before a run");
   chat.type("\x03");
@@ -42,7 +44,9 @@ test("a chat on a shared server completes an @path from the session's workspace 
   await chat.bottom(/^see @notes\/only-here\.md\s*$/);
   chat.type("\x03");
   // The chat's own directory (the repository) holds packages/; the session's workspace does not.
-  chat.type("see @packa\t");
+  chat.type("see @packa");
+  await chat.bottom(/^see @packa$/);
+  chat.type("\t");
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.match(chat.rows().join("\n"), /^see @packa$/m);
   chat.type("\x03\x04");

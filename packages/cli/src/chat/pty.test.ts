@@ -155,6 +155,8 @@ test("the line being typed stays below the streamed reply, and its edits reach t
   // Left six times, to just after the "q", and the missing "u".
   chat.type("\x1b[D\x1b[D\x1b[D\x1b[D\x1b[D\x1b[Du");
   await chat.bottom(/^next question$/);
+  // The run is over: its working row is gone from between the reply and the typed line.
+  await chat.gone(/esc to interrupt/);
   const rows = chat.rows();
   assert.equal(rows.slice(-3, -1).join(""), WORDS.join(""), rows.join("\n"));
   chat.type("\r");

@@ -53,6 +53,8 @@ test("the CLI built into a bundle answers as from its sources, and a run from it
   assert.ok(chunks.some((url) => /\/main\.mjs$/.test(url)));
   // Under node_modules no package.json names them modules: a .js chunk would be parsed twice.
   assert.deepEqual(chunks.filter((url) => !url.endsWith(".mjs")), [], "every chunk is named an ES module");
+  // The builder is among the files the bundle holds: another version of it makes the bundle stale.
+  assert.ok(readFileSync(out, "utf8").split("\n")[0].includes(JSON.stringify(join(ROOT, "packages/startup/src/build.ts"))));
 });
 
 test("the runner built into a bundle starts, answers its health check and loads none of its sources", async (t) => {

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 import { manifestLine, stampOf, type FileStamp } from "@harness/llm/bundled-require";
 import { buildsInUse, IN_USE } from "./in-use.ts";
@@ -91,6 +91,10 @@ export async function buildBundle(entry: string, out: string): Promise<Built> {
     if (stamp[2] >= startedAt) throw new Error(`${file} changed while the bundle was built`);
     stamps.push(stamp);
   }
+  // The builder too: a bundle another version of it wrote (its files named otherwise, say) is
+  // written again, not kept because the sources it holds are unchanged.
+  const builder = stampOf(fileURLToPath(import.meta.url));
+  if (builder && !stamps.some(([file]) => file === builder[0])) stamps.push(builder);
   const hash = createHash("sha256");
   for (const file of result.outputFiles) hash.update(basename(file.path)).update("\0").update(file.contents);
   const id = hash.digest("hex").slice(0, 16);

@@ -97,12 +97,12 @@ export function manifestLine(stamps: FileStamp[]): string {
 }
 
 /** Whether every file `bundle` holds (as its first line lists them) is as it was when it was written,
- * and, given `holding`, whether that file is among them (a bundle written for another checkout,
- * whose node_modules this one shares, holds other files). */
-export function isFresh(bundle: string, holding?: string): boolean {
+ * and whether each of `holding` is among them (a bundle written for another checkout, whose
+ * node_modules this one shares, holds other files). */
+export function isFresh(bundle: string, holding: readonly string[] = []): boolean {
   const manifest = readManifest(bundle);
   if (!manifest) return false;
-  if (holding !== undefined && !manifest.files.some(([file]) => file === holding)) return false;
+  if (!holding.every((wanted) => manifest.files.some(([file]) => file === wanted))) return false;
   for (const [file, size, ctimeMs] of manifest.files) {
     const now = stampOf(file);
     if (!now || now[1] !== size || now[2] !== ctimeMs) return false;

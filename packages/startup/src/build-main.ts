@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isFresh } from "@harness/llm/bundled-require";
 import { buildBundle } from "./build.ts";
-import { failedLock, lockState, PLACES, type BundlePlace } from "./places.ts";
+import { BUNDLER, failedLock, lockState, PLACES, type BundlePlace } from "./places.ts";
 
 const wait = process.argv.includes("--wait");
 const WAIT_MS = 120_000;
@@ -37,7 +37,7 @@ function takeLock(lock: string): "taken" | "busy" {
 async function write({ bundle, entry, lock }: BundlePlace): Promise<string | undefined> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    if (isFresh(bundle, entry)) return undefined;
+    if (isFresh(bundle, [entry, BUNDLER])) return undefined;
     if (takeLock(lock) === "taken") break;
     if (!wait) return undefined;
     if (Date.now() > deadline) return `${bundle} is still being written by another process after ${WAIT_MS / 1000} s`;

@@ -8,7 +8,7 @@ import { isFresh } from "@harness/llm/bundled-require";
 import { startFakeAnthropic, textInWords } from "@harness/test-utils";
 import { tempDir, withFake } from "../../cli/src/test-support.ts";
 import { buildBundle } from "./build.ts";
-import { CLI_BUNDLE, ROOT, RUNNER_BUNDLE } from "./places.ts";
+import { BUNDLER, CLI_BUNDLE, ROOT, RUNNER_BUNDLE } from "./places.ts";
 import { buildDir } from "./test-support.ts";
 
 function node(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -54,7 +54,7 @@ test("the CLI built into a bundle answers as from its sources, and a run from it
   // Under node_modules no package.json names them modules: a .js chunk would be parsed twice.
   assert.deepEqual(chunks.filter((url) => !url.endsWith(".mjs")), [], "every chunk is named an ES module");
   // The builder is among the files the bundle holds: another version of it makes the bundle stale.
-  assert.ok(readFileSync(out, "utf8").split("\n")[0].includes(JSON.stringify(join(ROOT, "packages/startup/src/build.ts"))));
+  assert.ok(readFileSync(out, "utf8").split("\n")[0].includes(JSON.stringify(BUNDLER)));
 });
 
 test("the runner built into a bundle starts, answers its health check and loads none of its sources", async (t) => {

@@ -5,11 +5,11 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
 import { manifestLine, stampOf, type FileStamp } from "@harness/llm/bundled-require";
 import { buildsInUse, IN_USE } from "./in-use.ts";
-import { ROOT } from "./places.ts";
+import { BUNDLER, ROOT } from "./places.ts";
 
 /** Bare imports taken into the bundle; the rest are left to Node. zod is hundreds of small files
  * that only the workspace's code imports. */
@@ -91,10 +91,9 @@ export async function buildBundle(entry: string, out: string): Promise<Built> {
     if (stamp[2] >= startedAt) throw new Error(`${file} changed while the bundle was built`);
     stamps.push(stamp);
   }
-  // The builder too: a bundle another version of it wrote (its files named otherwise, say) is
-  // written again, not kept because the sources it holds are unchanged.
-  const builder = stampOf(fileURLToPath(import.meta.url));
-  if (builder && !stamps.some(([file]) => file === builder[0])) stamps.push(builder);
+  // The bundler too (places.ts BUNDLER).
+  const bundler = stampOf(BUNDLER);
+  if (bundler && !stamps.some(([file]) => file === BUNDLER)) stamps.push(bundler);
   const hash = createHash("sha256");
   for (const file of result.outputFiles) hash.update(basename(file.path)).update("\0").update(file.contents);
   const id = hash.digest("hex").slice(0, 16);

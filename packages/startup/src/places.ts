@@ -9,6 +9,10 @@ import { pidAlive } from "@harness/agent/pid-alive";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
+/** The bundler (build.ts), which every bundle holds among its files: one written by another
+ * version of it is stale however unchanged the sources. */
+export const BUNDLER = fileURLToPath(new URL("./build.ts", import.meta.url));
+
 /** A bundle's files: `bundle` (a module that imports the build's entry chunk, its first line the
  * files it holds), `lock` (held while a process writes the bundle: that process's pid; left after a
  * failed build: "failed", the time and the reason, so that starts do not try again at once), the

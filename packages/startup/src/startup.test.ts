@@ -7,21 +7,21 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { manifestLine, stampOf } from "@harness/llm/bundled-require";
 import { waitFor } from "@harness/test-utils";
-import { failedLock, lockState, RETRY_AFTER_MS, type BundlePlace } from "./places.ts";
+import { BUNDLER, failedLock, lockState, RETRY_AFTER_MS, type BundlePlace } from "./places.ts";
 import { loadEntry } from "./startup.ts";
 
 const ran = ((globalThis as { startupTestRan?: string[] }).startupTestRan ??= []);
 
 /** A place of its own: an entry and a bundle that each say they ran, and a builder that leaves a
- * file `built` behind. The bundle lists the entry among the files it holds, so editing the entry
- * makes it stale. */
+ * file `built` behind. The bundle lists the entry (and the bundler) among the files it holds, so
+ * editing the entry makes it stale. */
 function place(t: { after(fn: () => void): void }, name: string, bundleCode = `globalThis.startupTestRan.push("${name} bundle");`) {
   const dir = mkdtempSync(join(tmpdir(), "harness-startup-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const at: BundlePlace = { bundle: join(dir, "b.mjs"), lock: join(dir, "b.mjs.lock"), entry: join(dir, "entry.mjs"), builder: join(dir, "builder.mjs") };
   writeFileSync(at.entry, `globalThis.startupTestRan.push("${name} sources");\n`);
   writeFileSync(at.builder, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(dir, "built"))}, String(process.pid));\n`);
-  writeFileSync(at.bundle, manifestLine([stampOf(at.entry)!]) + bundleCode + "\n");
+  writeFileSync(at.bundle, manifestLine([stampOf(at.entry)!, stampOf(BUNDLER)!]) + bundleCode + "\n");
   const built = () => existsSync(join(dir, "built"));
   return { at, dir, built };
 }
@@ -83,10 +83,18 @@ test("a stale bundle is not rebuilt while a live process writes it, nor soon aft
 test("a bundle written for another checkout (its files elsewhere, the node_modules shared) is not taken for this one's", async (t) => {
   const here = place(t, "here");
   const elsewhere = place(t, "elsewhere");
-  writeFileSync(here.at.bundle, manifestLine([stampOf(elsewhere.at.entry)!]) + `globalThis.startupTestRan.push("here bundle");\n`);
+  writeFileSync(here.at.bundle, manifestLine([stampOf(elsewhere.at.entry)!, stampOf(BUNDLER)!]) + `globalThis.startupTestRan.push("here bundle");\n`);
   await loadEntry(here.at, {});
   assert.deepEqual(ran.filter((r) => r.startsWith("here ")), ["here sources"]);
   await waitFor(here.built, "the builder to run", { timeoutMs: 10_000 });
+});
+
+test("a bundle another version of the bundler wrote (not holding this one among its files) is stale: the sources load and it is written again", async (t) => {
+  const prior = place(t, "prior");
+  writeFileSync(prior.at.bundle, manifestLine([stampOf(prior.at.entry)!]) + `globalThis.startupTestRan.push("prior bundle");\n`);
+  await loadEntry(prior.at, {});
+  assert.deepEqual(ran.filter((r) => r.startsWith("prior ")), ["prior sources"]);
+  await waitFor(prior.built, "the builder to run", { timeoutMs: 10_000 });
 });
 
 test("a lock left by a builder that died does not stop the next build", async (t) => {

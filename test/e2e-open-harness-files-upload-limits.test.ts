@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import { connect, type Socket } from "node:net";
 import assert from "node:assert/strict";
+import { waitFor } from "@harness/test-utils";
 import { startHarness } from "./e2e-commands-support.ts";
 import { apiAs, V1 } from "./open-harness-support.ts";
 
@@ -69,18 +70,21 @@ test("large uploads at once past the memory the server gives them are answered 5
   try {
     const { session } = await (await api(`${V1}/sessions`, { method: "POST", body: "{}" })).json();
     const large = 101 * 1024 * 1024;
+    // What uploads being read hold now, as the diagnostics tell an operator.
+    const held = async () => (await (await api(`${V1}/diagnostics`)).json()).uploads;
+    assert.deepEqual(await held(), { held_bytes: 0, max_bytes: 256 * 1024 * 1024 });
     for (let round = 0; round < 2; round++) {
       const reading = [begin(h.server.url, session.id, large), begin(h.server.url, session.id, large)];
-      await settle();
+      await waitFor(async () => (await held()).held_bytes === 2 * large, `round ${round}: the first two uploads to be given their memory`);
       const refused = begin(h.server.url, session.id, large);
-      const answer = await Promise.race([refused.answer, new Promise<string>((resolve) => setTimeout(() => resolve("no answer"), 2000))]);
+      const answer = await Promise.race([refused.answer, new Promise<string>((resolve) => setTimeout(() => resolve("no answer"), 10_000))]);
       assert.match(answer, /^HTTP\/1.1 503/, `round ${round}: ${answer}`);
       assert.match(answer, /retry-after: \d+/i);
       assert.match(answer, /other uploads are being read/);
       const first = await Promise.race([reading[0].answer, settle().then(() => "still reading")]);
       assert.equal(first, "still reading", `round ${round}: the first two are taken`);
       for (const { socket } of [...reading, refused]) socket.destroy();
-      await settle();
+      await waitFor(async () => (await held()).held_bytes === 0, `round ${round}: the uploads' memory to be given back`);
     }
     const data = new FormData();
     data.append("files", new Blob(["x"]), "x.txt");

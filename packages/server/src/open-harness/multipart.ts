@@ -33,6 +33,9 @@ export type Form = { fields: Map<string, string>; files: Map<string, File[]>; re
 export const FORMS_HELD_MAX_BYTES = 256 * MiB;
 let held = 0;
 
+/** The bytes given to forms being read or written now (for the diagnostics). */
+export const formsHeldBytes = () => held;
+
 /** The headers of a part are at most this many bytes. */
 const PART_HEADERS_MAX = 16 * 1024;
 

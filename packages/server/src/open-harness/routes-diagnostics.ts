@@ -6,6 +6,7 @@ import { discoverSkills } from "@harness/agent/discover-skills";
 import { H, handle, harnessOf, type OpenHarness } from "./common.ts";
 import type { EventFeed } from "./event-feed.ts";
 import { HARNESS_ID } from "./manifest.ts";
+import { FORMS_HELD_MAX_BYTES, formsHeldBytes } from "./multipart.ts";
 
 /** What the server holds and runs now (the host's side of the diagnostics). */
 export type ServerFigures = {
@@ -58,6 +59,8 @@ export function mountDiagnosticsRoutes(oh: OpenHarness, figures: () => ServerFig
         event_streams: feed.listeners(),
         awaiting_approval: now.awaitingApproval,
         runner_processes: now.runnerProcesses,
+        // What uploads being read hold, out of what they may: past it, one more is answered 503.
+        uploads: { held_bytes: formsHeldBytes(), max_bytes: FORMS_HELD_MAX_BYTES },
       });
     }),
   );

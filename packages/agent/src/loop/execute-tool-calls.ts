@@ -99,24 +99,26 @@ async function prepareAndRun(call: ToolUseBlock, run: ToolRunContext, prepared: 
   if (run.signal.aborted) return { output: { content: INTERRUPTED, isError: true }, notes: [] };
   if (!prepared.ok) return { output: { content: prepared.error, isError: true }, notes: [] };
   const cwd = run.workingDir?.() ?? run.cwd;
-  if (prepared.tool.stopsAlone && run.onStopAgent) {
-    // Listening from the call's start, as for a move to the background below.
-    const stop = new AbortController();
-    const unsubscribe = run.onStopAgent((id) => id === call.id && (stop.abort(), true));
-    try {
-      const ctx: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress, agentStopped: stop.signal };
-      return await checkAndRun(call, run, prepared.tool, prepared.args, run.bindContext ? run.bindContext(ctx) : ctx, cwd);
-    } finally {
-      unsubscribe();
-    }
-  }
   const base: ToolContext = { cwd, signal: run.signal, toolUseId: call.id, progress };
+  if (!prepared.tool.stopsAlone || !run.onStopAgent) return bindAndRun(call, run, prepared.tool, prepared.args, base, cwd);
+  // Listening from the call's start, as for a move to the background (bindAndRun).
+  const stop = new AbortController();
+  const unsubscribe = run.onStopAgent((id) => id === call.id && (stop.abort(), true));
+  try {
+    return await bindAndRun(call, run, prepared.tool, prepared.args, { ...base, agentStopped: stop.signal }, cwd);
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** The call run with the context the host completes (ToolRunContext.bindContext). */
+async function bindAndRun(call: ToolUseBlock, run: ToolRunContext, tool: Tool, args: unknown, base: ToolContext, cwd: string): Promise<Finished> {
   const { onBackground, ...bound } = run.bindContext ? run.bindContext(base) : base;
-  if (!prepared.tool.backgroundable || !onBackground) return checkAndRun(call, run, prepared.tool, prepared.args, bound, cwd);
+  if (!tool.backgroundable || !onBackground) return checkAndRun(call, run, tool, args, bound, cwd);
   // Listening from the call's start: a request sent while it is checked is kept for the tool.
   const latch = backgroundLatch(onBackground);
   try {
-    return await checkAndRun(call, run, prepared.tool, prepared.args, { ...bound, onBackground: latch.onBackground }, cwd);
+    return await checkAndRun(call, run, tool, args, { ...bound, onBackground: latch.onBackground }, cwd);
   } finally {
     latch.stop();
   }

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "./wait.ts";
 
 const cliMain = fileURLToPath(new URL("../../cli/bin/harness.mjs", import.meta.url));
 
@@ -46,11 +47,7 @@ export async function startHarnessServer(options: {
   // As `bin/harness serve` starts it, with the server's GC_FLAGS (gc-flags.ts).
   const child = spawn(process.execPath, [...SERVER_GC_FLAGS, cliMain, "serve", ...(options.args ?? [])], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  const watchers = new Set<() => void>();
-  const append = (s: string) => {
-    output += s;
-    for (const watcher of watchers) watcher();
-  };
+  const append = (s: string) => (output += s);
   child.stdout.setEncoding("utf8").on("data", append);
   child.stderr.setEncoding("utf8").on("data", append);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -81,22 +78,11 @@ export async function startHarnessServer(options: {
     port: Number(new URL(url).port),
     child,
     output: () => output,
-    waitForOutput(pattern, timeoutMs = 10_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!pattern.test(output)) return;
-          watchers.delete(check);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          watchers.delete(check);
-          reject(new Error(`harness serve did not print ${pattern} within ${timeoutMs} ms; it printed:\n${output}`));
-        }, timeoutMs);
-        watchers.add(check);
-        check();
-      });
-    },
+    waitForOutput: (pattern, timeoutMs = 10_000) =>
+      waitFor(() => pattern.test(output), `harness serve to print ${pattern}`, { timeoutMs }).then(
+        () => undefined,
+        (error: Error) => Promise.reject(new Error(`${error.message}; it printed:\n${output}`)),
+      ),
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);

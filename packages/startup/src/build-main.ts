@@ -8,9 +8,8 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isFresh } from "@harness/llm/bundled-require";
 import { buildBundle } from "./build.ts";
-import { BUNDLER, failedLock, lockState, PLACES, type BundlePlace } from "./places.ts";
+import { bundleIsFresh, failedLock, lockState, PLACES, type BundlePlace } from "./places.ts";
 
 const wait = process.argv.includes("--wait");
 const WAIT_MS = 120_000;
@@ -34,10 +33,11 @@ function takeLock(lock: string): "taken" | "busy" {
 }
 
 /** Undefined once the bundle is fresh (or left to another process), else why it is not. */
-async function write({ bundle, entry, lock }: BundlePlace): Promise<string | undefined> {
+async function write(place: BundlePlace): Promise<string | undefined> {
+  const { bundle, entry, lock } = place;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    if (isFresh(bundle, [entry, BUNDLER])) return undefined;
+    if (bundleIsFresh(place)) return undefined;
     if (takeLock(lock) === "taken") break;
     if (!wait) return undefined;
     if (Date.now() > deadline) return `${bundle} is still being written by another process after ${WAIT_MS / 1000} s`;

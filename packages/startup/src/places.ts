@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pidAlive } from "@harness/agent/pid-alive";
+import { isFresh } from "@harness/llm/bundled-require";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -28,6 +29,12 @@ export const CLI_BUNDLE = place("harness-cli", "cli/src/main.ts");
 export const RUNNER_BUNDLE = place("harness-runner", "runner/src/runner-main.ts");
 /** Every startup bundle: what build-main.ts writes. */
 export const PLACES = [CLI_BUNDLE, RUNNER_BUNDLE];
+
+/** Whether `place`'s bundle can be run: every file it holds as it was written, this checkout's
+ * entry and this bundler among them. */
+export function bundleIsFresh(place: BundlePlace): boolean {
+  return isFresh(place.bundle, [place.entry, BUNDLER]);
+}
 
 /** After a failed build, starts wait this long before they try again. */
 export const RETRY_AFTER_MS = 10 * 60_000;

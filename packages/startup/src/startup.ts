@@ -9,10 +9,9 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isFresh } from "@harness/llm/bundled-require";
 import { markStartedFrom } from "./from-bundle.ts";
 import { useBuild } from "./in-use.ts";
-import { BUNDLER, lockState, ROOT, type BundlePlace } from "./places.ts";
+import { bundleIsFresh, lockState, ROOT, type BundlePlace } from "./places.ts";
 
 export { CLI_BUNDLE, RUNNER_BUNDLE } from "./places.ts";
 
@@ -41,7 +40,7 @@ export async function loadEntry(place: BundlePlace, env: NodeJS.ProcessEnv = pro
 /** The URL of the fresh bundle, or undefined (a rebuild then started where one can help). */
 export function freshBundle(env: NodeJS.ProcessEnv, place: BundlePlace): string | undefined {
   if (env.HARNESS_BUNDLE === "0") return undefined;
-  if (isFresh(place.bundle, [place.entry, BUNDLER])) return pathToFileURL(place.bundle).href;
+  if (bundleIsFresh(place)) return pathToFileURL(place.bundle).href;
   rebuildInBackground(env, place);
   return undefined;
 }

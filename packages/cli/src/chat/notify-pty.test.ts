@@ -201,6 +201,8 @@ test("while Ctrl+G's editor has the terminal, the focus reports are off, and on 
   await chat.sees(/Ctrl\+D leaves/);
   chat.type("draft\x07");
   await chat.bottom(/^edited$/);
+  // The line is drawn back just before the reports are asked for again: both may not have come yet.
+  await chat.sees(/EDITOR-RAN[^]*\x1b\[\?1004h/);
   const screen = chat.screen();
   const ran = screen.indexOf("EDITOR-RAN");
   assert.ok(ran > 0, screen);

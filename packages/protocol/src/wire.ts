@@ -201,6 +201,11 @@ export type BackgroundShellInfo = z.infer<typeof BackgroundShellSchema>;
 export const SessionStatusSchema = z.enum(["idle", "running", "awaiting-approval", "error"]);
 /** `reason`: why the call asks, when a hook or an ask rule made it ask (for the question). */
 export const PendingApprovalSchema = z.object({ toolCallId: z.string(), toolName: z.string(), description: z.string(), reason: z.string().optional() });
+
+/** A steer on its way to the model: "sending" while the session passes it to the run under way,
+ * "queued" once the run holds it, for the model's next step (after the tool calls under way). */
+export const QueuedSteerSchema = z.object({ message: z.string(), status: z.enum(["sending", "queued"]) });
+export type QueuedSteer = z.infer<typeof QueuedSteerSchema>;
 /** Something the user should see that is not part of the conversation (a settings file with an
  * error, an MCP server that failed, a hook's message). */
 export const NoticeSchema = z.object({ level: z.enum(["info", "warning", "error"]), message: z.string() });
@@ -268,6 +273,12 @@ export const HarnessStateSchema = z.object({
    * runs too while one runs (the session watches its runner), and brought up to date as each run
    * starts. Absent before any. */
   shells: z.array(BackgroundShellSchema).max(MAX_LISTED_SHELLS).optional(),
+  /** The steers sent to the run under way that the model has not read yet, oldest first, from every
+   * client of the session. One goes once the model reads it (a user message marked `steer` then
+   * holds its text; a runner may pass several on as one) or the run ends (a completed run's go on
+   * as the next run's prompt; a cancelled or failed run's senders get an error frame saying so).
+   * Absent before any steer. */
+  steers: z.array(QueuedSteerSchema).optional(),
 });
 export type HarnessState = z.infer<typeof HarnessStateSchema>;
 

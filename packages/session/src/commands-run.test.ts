@@ -76,7 +76,7 @@ test("a steer with nothing running starts a run, as a submit", async () => {
   await until(() => !session.busy);
 });
 
-test("a steer the runner refuses answers an error frame; the state is untouched", async () => {
+test("a steer the runner refuses answers an error frame; the state is as before, the steer gone from its list", async () => {
   const { runner, session, client } = await startSession();
   const run = await submitAndRun(session, client, runner);
   run.emit({ type: "run.started", requestId: "r1" });
@@ -87,7 +87,7 @@ test("a steer the runner refuses answers an error frame; the state is untouched"
   await until(() => client.errors.length === 1);
   assert.equal(client.errors[0].command, 0);
   assert.match(client.errors[0].message, /steer failed: no run r1/);
-  assert.deepEqual(client.state, before);
+  assert.deepEqual(client.state, { ...before, steers: [] });
   run.emit({ type: "run.completed" });
   await until(() => !session.busy);
   assert.equal(runner.runs.length, 1, "a refused steer does not become a new run");

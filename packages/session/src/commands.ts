@@ -6,6 +6,7 @@ import { ErrorCodes, type DeltaOperation, type HarnessCommand, type HarnessConfi
 import { copyConversation, rewindPoint } from "./conversation.ts";
 import type { SessionCore } from "./core.ts";
 import { runnerMode } from "./permission-modes.ts";
+import { steerDroppedOps, steerQueuedOps, steerSentOps } from "./queued-steers.ts";
 import { watchIdleShells } from "./idle-shells.ts";
 import type { Connection, RunnerPort } from "./ports.ts";
 import { isRunActive } from "./run-outcome.ts";
@@ -130,14 +131,25 @@ function steer(core: SessionCore, reply: Reply, message: string): void {
     if (refusal !== undefined) return reply(`steer ${quoteStart(message)} was not delivered: ${why}, and ${refusal}`, CommandErrorCodes.stopping);
     reply(`steer ${quoteStart(message)} was not delivered: ${why}; the model never read it. Send it again to start a new run with it.`, CommandErrorCodes.notDelivered);
   });
-  sendControl(core, run, { type: "steer", message }, (why, status) => {
+  core.commit(steerSentOps(core.state, message));
+  const onFailure = (why: string, status?: number) => {
     const lost = () => {
-      if (forgetSteer(run, message)) reply(`steer failed: ${why}`, CommandErrorCodes.runner);
+      if (!forgetSteer(run, message)) return;
+      reply(`steer failed: ${why}`, CommandErrorCodes.runner);
+      commitAny(core, steerDroppedOps(core.state, message));
     };
     // 409: the run finished before the runner took it; a run that completes sends it on as the next prompt.
     if (status === 409) whenSteerLost(core, run, message, lost);
     else lost();
+  };
+  sendControl(core, run, { type: "steer", message }, onFailure, () => {
+    if (core.run === run) commitAny(core, steerQueuedOps(core.state, message));
   });
+}
+
+/** Commits `ops` as a batch of their own, unless there are none or the session is closed. */
+function commitAny(core: SessionCore, ops: DeltaOperation[]): void {
+  if (ops.length > 0 && !core.ended) core.commit(ops);
 }
 
 /** The start of a message, quoted, to name it in an error. */

@@ -53,6 +53,7 @@ export function conversationFromTranscript(transcript: readonly TranscriptMessag
   }
   const state = { ...(base ? base.state : emptyState()), status: "idle" as const, messages };
   delete state.pendingApprovals;
+  delete state.steers;
   delete state.error;
   return { state, transcript: transcript.slice(), marks };
 }

@@ -1,6 +1,7 @@
 // How a run that did not end by itself is written down: interrupted by a host that stopped, or cut
 // short by cancel or failure. Pure functions over state and transcript.
 import type { DeltaOperation, HarnessMessage, HarnessState, TranscriptMessage } from "@harness/protocol";
+import { runWaitsClearedOps } from "./queued-steers.ts";
 import { settleToolCalls } from "./translate.ts";
 
 export const INTERRUPTED_MESSAGE = "Run interrupted: the server stopped before it finished";
@@ -20,7 +21,7 @@ export function interruptionOps(state: HarnessState): DeltaOperation[] {
     ops.push(...settleToolCalls(message, i, "error", "interrupted"));
     ops.push({ type: "set", path: ["messages", String(i), "status"], value: "cancelled" });
   });
-  if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
+  ops.push(...runWaitsClearedOps(state));
   ops.push({ type: "set", path: ["status"], value: "error" });
   ops.push({ type: "set", path: ["error"], value: INTERRUPTED_MESSAGE });
   return ops;

@@ -4,6 +4,7 @@
 import type { BackgroundShellInfo, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode } from "@harness/protocol";
 import { changedFilesOps } from "./changed-files.ts";
 import { configModeOps, wireMode } from "./permission-modes.ts";
+import { runWaitsClearedOps, steersReadOps } from "./queued-steers.ts";
 import { callCompleted, endTotalsOps, isCounts, type LiveCount } from "./usage-count.ts";
 
 /** Where a run writes: the assistant message it streams into, found by id so indices never go stale. */
@@ -175,7 +176,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
       const last = event.turns?.at(-1);
       if (last && isCounts(last)) ops.push({ type: "set", path: ["lastCall"], value: last as JSONValue });
       if (event.sessionId && event.sessionId !== state.sessionId) ops.push({ type: "set", path: ["sessionId"], value: event.sessionId });
-      if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
+      ops.push(...runWaitsClearedOps(state));
       if (event.changedFiles) ops.push(...changedFilesOps(message, i, event.changedFiles));
       return { operations: ops, cursor };
     }
@@ -207,6 +208,7 @@ export function translateEvent(state: HarnessState, cursor: RunCursor, event: Ru
           { type: "set", path: messagePath(i, "status"), value: "complete" },
           { type: "set", path: messagePath(at), value: user as JSONValue },
           { type: "set", path: messagePath(at + 1), value: assistant as JSONValue },
+          ...steersReadOps(state, event.text),
         ],
         // The run goes on: what its calls reported so far stays counted from the same totals.
         cursor: { ...cursor, assistantMessageId: assistant.id, afterTool: false },
@@ -319,7 +321,7 @@ export function endRunOps(
   const message = state.messages[index];
   const ops = settleToolCalls(message, index, "error", session.toolOutput);
   ops.push({ type: "set", path: messagePath(index, "status"), value: messageStatus });
-  if (state.pendingApprovals?.length) ops.push({ type: "set", path: ["pendingApprovals"], value: [] });
+  ops.push(...runWaitsClearedOps(state));
   ops.push({ type: "set", path: ["status"], value: session.status });
   if (session.error !== undefined) ops.push({ type: "set", path: ["error"], value: session.error });
   return ops;

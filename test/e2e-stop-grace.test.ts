@@ -99,11 +99,12 @@ test("while it waits for the runs in flight, a stopping server answers health ch
 
 test("a steer the run ends without while the server is stopping starts no run: its sender is told, code stopping", async (t) => {
   const dataDir = await newDataDir();
-  // The reply is done; the Stop hook then holds the run's end, past the loop's last look at the
-  // steers: a steer sent meanwhile is left over when the run completes.
+  // The reply is done; the Stop hook then holds the run's end (until `go` is there), past the
+  // loop's last look at the steers: a steer sent meanwhile is left over when the run completes.
   const settings = join(dataDir, "home", ".claude");
+  const go = join(dataDir, "hook.go");
   await mkdir(settings, { recursive: true });
-  await writeFile(join(settings, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "sleep 3" }] }] } }));
+  await writeFile(join(settings, "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `while [ ! -e ${go} ]; do sleep 0.05; done` }] }] } }));
   fake().push({ text: ["done"] });
   const asked = fake().requests.length;
   const server = await startHarnessServer({ dataDir, env: { ...modelEnv(), HARNESS_STOP_GRACE_MS: "30000" } });
@@ -116,6 +117,8 @@ test("a steer the run ends without while the server is stopping starts no run: i
   const exited = server.stop("SIGTERM");
   await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
   client.send({ type: "steer", message: "and then this" });
+  await client.waitForState((s) => s.steers?.[0]?.status === "queued", 15_000, "the run to hold the steer");
+  await writeFile(go, "");
   await client.waitForErrors(1, 15_000);
   assert.equal(client.errors[0].code, "stopping");
   assert.match(client.errors[0].message, /^steer "and then this" was not delivered: the run ended before the model read it, and the server is stopping/);

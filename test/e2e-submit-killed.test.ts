@@ -107,8 +107,8 @@ test("a steer the model read just before the server is killed is there after the
     const before = h.fake.requests.length;
     await h.fake.waitForRequests(before + 1, 30_000);
     client.send({ type: "steer", message: "use tabs, not spaces" });
-    // Held until the steer has had ample time to reach the runner, which hands it to the model next.
-    await new Promise((r) => setTimeout(r, 500));
+    // Held until the run has the steer, which it hands to the model next.
+    await client.waitForState((s) => s.steers?.[0]?.status === "queued", 30_000, "the run to hold the steer");
     first.release();
     await h.fake.waitForRequests(before + 2, 30_000);
     assert.match(JSON.stringify(h.fake.requests[before + 1].body.messages), /use tabs, not spaces/);
@@ -213,17 +213,18 @@ test("a steer the run ended without reading while the server was killed goes on 
     // run is ending, and the model never reads it.
     const workspace = h.workspace("alice", "steer-unread");
     const stopping = join(workspace, "..", "steer-unread.stopping");
+    const go = join(workspace, "..", "steer-unread.go");
     mkdirSync(join(workspace, ".claude"), { recursive: true });
-    writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `touch ${stopping}; sleep 2` }] }] } }));
+    writeFileSync(join(workspace, ".claude", "settings.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `touch ${stopping}; while [ ! -e ${go} ]; do sleep 0.05; done` }] }] } }));
     h.fake.push({ text: "Done before reading it." }, { text: "Tabs it is." });
     const client = await h.connect("steer-unread");
     const before = h.fake.requests.length;
     client.send({ type: "submit", prompt: "format the code" });
     await waitFor(() => existsSync(stopping), "the Stop hook to run", { timeoutMs: 30_000 });
     client.send({ type: "steer", message: "use tabs, not spaces" });
-    // Ample time for the steer to reach the runner, well within the hook's two seconds.
-    await new Promise((r) => setTimeout(r, 300));
-    await killAndRestart(h, client, () => {});
+    // The run holds it while its hook waits; the hook ends once the server is killed.
+    await client.waitForState((s) => s.steers?.[0]?.status === "queued", 30_000, "the run to hold the steer");
+    await killAndRestart(h, client, () => writeFileSync(go, ""));
 
     const back = await h.connect("steer-unread");
     const users = (s: { messages: { role: string; content: string }[] }) => s.messages.filter((m) => m.role === "user").map((m) => m.content);

@@ -38,13 +38,13 @@ export type Persister = {
   /** The transcript or the marks changed (a run started or ended, a rewind): they go with the next
    * write, which is scheduled. */
   conversationChanged(): void;
-  /** Asks for a snapshot of the whole state with the next write, and schedules one. */
+  /** Asks for a snapshot of the whole state with the next write, urgent or not, and schedules one. */
   snapshotSoon(): void;
   /** The run record as of the last batch added (null: none); it goes with the next write. */
   setRun(run: RunRecord | null): void;
   /** Writes everything queued, with a snapshot of the whole state, and resolves when stored.
    * "final" marks the session closed; "urgent" asks the store not to delay the write (see
-   * WriteOptions) and leaves the snapshot to the next write. */
+   * WriteOptions) and leaves the snapshot to the next write, unless one is due (snapshotSoon). */
   flush(mode?: FlushMode): Promise<void>;
   /** Cancels the scheduled write; queued batches stay queued for flush(). */
   stop(): void;
@@ -80,10 +80,12 @@ export function createPersister(options: PersisterOptions): Persister {
     const final = mode === "final";
     if (discarded) return;
     // An urgent write holds someone up: it carries the batches and the run record, not the state,
-    // transcript or marks, which follow with the next write; unless the session was never stored,
-    // whose first write must have them.
+    // transcript or marks, which follow with the next write; unless a snapshot is due first: the
+    // session was never stored, or was loaded after a crash and numbers on past a gap, so that
+    // batches stored after the gap without it would not follow the stored snapshot, and a load
+    // after a second crash would stop at the gap and lose them.
     const wantState =
-      (mode !== "urgent" || snapshotSeq < 0) &&
+      (mode !== "urgent" || snapshotDue) &&
       (forceSnapshot ||
         snapshotDue ||
         sinceSnapshot + queued.length >= options.snapshotEvery ||

@@ -366,6 +366,35 @@ test("after a crash, seqs a client may have seen are never reused: a client that
   await session.close();
 });
 
+test("a prompt stored after a crash survives a second crash that comes before the session's next snapshot", async () => {
+  const first = crashableStore();
+  const { runner, session, client } = await setup({ store: first.store });
+  (await submit(session, client, runner, "one")).emit({ type: "assistant.delta", text: "stored" }, { type: "run.completed" });
+  await until(() => !session.busy);
+  await session.flush();
+  first.crash();
+
+  // Restored from what the first host stored; it dies too before its timed write (a minute away).
+  const second = crashableStore();
+  Object.assign(second.inner, { snapshot: first.inner.snapshot, batches: first.inner.batches, clean: false });
+  const restored = await openSession({ runner, store: second.store, flushDelayMs: 60_000 });
+  const back = recorder();
+  restored.connect(back);
+  restored.receive(back, commandsFrame({ type: "submit", prompt: "two" }));
+  // A client sees the prompt only once it is stored.
+  await until(() => back.state!.messages.length === 4, "the prompt shown");
+  second.crash();
+
+  const third = await openSession({ runner: createFakeRunner(), store: second.inner });
+  assert.deepEqual(
+    third.snapshot().state.messages.map((m) => [m.role, m.content]),
+    [["user", "one"], ["assistant", "stored"], ["user", "two"], ["assistant", ""]],
+    "what the second host stored is there",
+  );
+  await third.close();
+  await session.close();
+});
+
 test("a session restored mid-run is marked interrupted, never running forever", async () => {
   const { runner, session, client, store } = await setup();
   const run = await submit(session, client, runner, "build it");

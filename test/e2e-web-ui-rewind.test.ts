@@ -33,6 +33,7 @@ describe("the web UI's Rewind here", () => {
     await send(page, "second");
     await until(page, `document.querySelector('.tool-call[data-name="Bash"][data-status="running"]')`, "the run's command running");
     await send(page, "also this");
+    await until(page, `document.querySelector('#steers li[data-status="queued"]') !== null`, "the run to hold the steer");
     await writeFile(join(workspace, "go"), "");
     await until(page, `${prompt(2)}?.textContent.includes("also this")`, "the steer in the conversation");
     await replied(page, 3);

@@ -118,7 +118,6 @@ export function sessionView(credentials: Credentials, hooks: SessionHooks): Sess
     try {
       if (underWay(client.state)) {
         client.steer(text);
-        steers.sent(text, client.state);
       } else {
         client.submit(text);
         notices.newRun();

@@ -1,45 +1,34 @@
-// The steers sent from this page that the conversation does not show yet: a steer reaches the
-// model at its next step (after the tool calls under way), and until then the page says it was
-// sent. Each goes once the state shows it (a user message marked steer, newer than the steer, that
-// holds its text: a runner may deliver several in one) or the run ends (the session then sends it
-// as the next prompt, or says it was not delivered).
-import type { HarnessState } from "@harness/protocol";
+// The steers on their way to the model, from every client of the session (the state's `steers`): one
+// is "sending" while the session passes it to the run, "queued" once the run holds it for the
+// model's next step (after the tool calls under way). Each goes once the model reads it (the
+// conversation then shows it) or the run ends (the session sends it on as the next prompt, or tells
+// its sender it was not delivered).
+import type { HarnessState, QueuedSteer } from "@harness/protocol";
 import { h } from "./dom.ts";
-import { underWay } from "./format.ts";
 
 export type SteersView = {
-  /** `text` was sent as a steer; `state`: the state it was sent in. */
-  sent(text: string, state: HarnessState | undefined): void;
   update(state: HarnessState | undefined): void;
   clear(): void;
 };
 
-type Waiting = { text: string; before: Set<string> };
+const NOTES: Record<QueuedSteer["status"], string> = {
+  sending: "steer sending to the run: ",
+  queued: "steer queued for the model's next step: ",
+};
 
 export function steersView(root: HTMLElement): SteersView {
-  let waiting: Waiting[] = [];
+  let shown: readonly QueuedSteer[] = [];
 
-  function show(): void {
-    root.hidden = waiting.length === 0;
-    root.replaceChildren(...waiting.map((steer) => h("li", {}, h("span", { class: "steer-note" }, "steer sent, for the model's next step: "), steer.text)));
+  function show(steers: readonly QueuedSteer[]): void {
+    // The list changes seldom; most states leave it as it was (the same array, or an equal one).
+    if (steers === shown || JSON.stringify(steers) === JSON.stringify(shown)) return;
+    shown = steers;
+    root.hidden = steers.length === 0;
+    root.replaceChildren(...steers.map((steer) => h("li", { "data-status": steer.status }, h("span", { class: "steer-note" }, NOTES[steer.status]), steer.message)));
   }
 
   return {
-    sent(text, state) {
-      waiting.push({ text, before: new Set(state?.messages.map((m) => m.id)) });
-      show();
-    },
-    update(state) {
-      if (waiting.length === 0 || !state) return;
-      const before = waiting.length;
-      if (!underWay(state)) waiting = [];
-      const steers = state.messages.filter((m) => m.role === "user" && m.steer);
-      waiting = waiting.filter((steer) => !steers.some((m) => !steer.before.has(m.id) && m.content.includes(steer.text.trim())));
-      if (waiting.length !== before) show();
-    },
-    clear() {
-      waiting = [];
-      show();
-    },
+    update: (state) => show(state?.steers ?? []),
+    clear: () => show([]),
   };
 }

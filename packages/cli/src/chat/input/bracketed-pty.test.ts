@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatInTerminal, chatServerForFile, leaveChat, pause, tempDir } from "../../test-support.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause, steerQueued, tempDir } from "../../test-support.ts";
 
 const server = chatServerForFile("harness-chat-bracketed-");
 
@@ -19,9 +19,10 @@ const lines = (count: number) => Array.from({ length: count }, (_, i) => `pasted
 let sessions = 0;
 async function chatIn(t: { after(fn: () => unknown): void }, config: string) {
   const env = { NO_COLOR: "1", HARNESS_URL: server.url, HARNESS_USER: "paste", CLAUDE_CONFIG_DIR: config, HARNESS_BUNDLE: "0" };
-  const chat = chatInTerminal(t, `--session bracketed-${process.pid}-${++sessions}`, { cwd: tempDir(t), env, columns: 80 });
+  const sessionId = `bracketed-${process.pid}-${++sessions}`;
+  const chat = chatInTerminal(t, `--session ${sessionId}`, { cwd: tempDir(t), env, columns: 80 });
   await chat.sees(/Ctrl\+D leaves/);
-  return chat;
+  return Object.assign(chat, { sessionId });
 }
 
 /** The text of the last message of the request after the first `before`. */
@@ -164,7 +165,7 @@ test("a prompt with a paste recalled while a run is under way steers it with the
   chat.type("\x1b[A\x1b[A");
   await chat.bottom(/^look \[Pasted text #1 \+3 lines\]$/);
   chat.type("\r");
-  await pause(300);
+  await steerQueued(server.url, "paste", chat.sessionId);
   release();
   await chat.sees(/Steered/);
   const all = JSON.stringify(server.fake.requests.slice(before + 2).map((r) => r.body.messages));

@@ -202,7 +202,8 @@ export class HarnessClient {
   /** Stops the run under way: its reply ends "cancelled". */
   cancel(): void { this.send({ type: "cancel" }); }
   /** Adds `message` to the run under way, read by the model before its next call (`not_delivered`
-   * when the run is cancelled or fails first); with no run under way, it starts one. */
+   * when the run is cancelled or fails first); with no run under way, it starts one. Until the
+   * model reads it, `state.steers` lists it ("sending", then "queued" once the run holds it). */
   steer(message: string): void { this.send({ type: "steer", message }); }
   /** Answers a call of `state.pendingApprovals` (see run()'s onApproval). */
   approve(toolCallId: string): void { this.send({ type: "approve", toolCallId }); }

@@ -1,12 +1,12 @@
 // The state's `steers`: what the clients see of the steers sent to the run under way until the model
 // reads them. Pure functions over the state; the run driver decides when each applies.
 import type { DeltaOperation, HarnessState, JSONValue, QueuedSteer } from "@harness/protocol";
+import { appendTo } from "./array-ops.ts";
 
 /** `message` was sent to the run under way: listed as "sending". */
 export function steerSentOps(state: HarnessState, message: string): DeltaOperation[] {
   const entry: QueuedSteer = { message, status: "sending" };
-  const steers = state.steers;
-  return [steers ? { type: "set", path: ["steers", String(steers.length)], value: entry as JSONValue } : { type: "set", path: ["steers"], value: [entry as JSONValue] }];
+  return [appendTo(["steers"], state.steers, entry as JSONValue)];
 }
 
 /** The run took `message`: its oldest entry still "sending" is "queued". Nothing when there is none

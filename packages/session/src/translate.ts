@@ -2,6 +2,7 @@
 // The caller applies the operations; nothing here mutates its inputs. New message ids come from the
 // `newId` the caller passes.
 import type { BackgroundShellInfo, DeltaOperation, HarnessMessage, HarnessState, HarnessToolCall, JSONValue, RunAvailable, RunnerEvent, RunnerPermissionMode } from "@harness/protocol";
+import { appendTo } from "./array-ops.ts";
 import { changedFilesOps } from "./changed-files.ts";
 import { configModeOps, wireMode } from "./permission-modes.ts";
 import { runWaitsClearedOps, steersReadOps } from "./queued-steers.ts";
@@ -67,11 +68,6 @@ function toolCall(event: Extract<RunnerEvent, { type: "tool.started" }>, textOff
   if (event.input !== undefined) call.input = event.input;
   if (event.parentToolUseId !== undefined) call.parentToolCallId = event.parentToolUseId;
   return call;
-}
-
-/** Adds `value` at the end of the array at `path` (`items`, as it is now), creating it when absent. */
-function appendTo(path: string[], items: readonly unknown[] | undefined, value: JSONValue): DeltaOperation {
-  return items ? { type: "set", path: [...path, String(items.length)], value } : { type: "set", path, value: [value] };
 }
 
 function findCall(message: HarnessMessage, id: string): number {

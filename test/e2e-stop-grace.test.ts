@@ -5,7 +5,7 @@ import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MinimalClient, startHarnessServer, waitFor } from "@harness/test-utils";
+import { MinimalClient, startHarnessServer, steerQueued, waitFor } from "@harness/test-utils";
 import { fakeModelForFile } from "./fake-model-support.ts";
 
 const { fake, newDataDir, modelEnv } = fakeModelForFile("harness-stop-grace-");
@@ -117,7 +117,7 @@ test("a steer the run ends without while the server is stopping starts no run: i
   const exited = server.stop("SIGTERM");
   await waitFor(() => /waiting up to 30 s for 1 run in flight/.test(server.output()), "the wait to be logged");
   client.send({ type: "steer", message: "and then this" });
-  await client.waitForState((s) => (s.steers as { status: string }[] | undefined)?.[0]?.status === "queued", 15_000, "the run to hold the steer");
+  await client.waitForState(steerQueued, 15_000, "the run to hold the steer");
   await writeFile(go, "");
   await client.waitForErrors(1, 15_000);
   assert.equal(client.errors[0].code, "stopping");

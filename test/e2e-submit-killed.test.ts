@@ -5,7 +5,7 @@
 // run: a runner already up gets the query within a millisecond, long before a batched write.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MinimalClient, processAlive, startHarnessServer, storedRunnerPid, waitFor } from "@harness/test-utils";
+import { MinimalClient, processAlive, startHarnessServer, steerQueued, storedRunnerPid, waitFor } from "@harness/test-utils";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
@@ -108,7 +108,7 @@ test("a steer the model read just before the server is killed is there after the
     await h.fake.waitForRequests(before + 1, 30_000);
     client.send({ type: "steer", message: "use tabs, not spaces" });
     // Held until the run has the steer, which it hands to the model next.
-    await client.waitForState((s) => (s.steers as { status: string }[] | undefined)?.[0]?.status === "queued", 30_000, "the run to hold the steer");
+    await client.waitForState(steerQueued, 30_000, "the run to hold the steer");
     first.release();
     await h.fake.waitForRequests(before + 2, 30_000);
     assert.match(JSON.stringify(h.fake.requests[before + 1].body.messages), /use tabs, not spaces/);
@@ -223,7 +223,7 @@ test("a steer the run ended without reading while the server was killed goes on 
     await waitFor(() => existsSync(stopping), "the Stop hook to run", { timeoutMs: 30_000 });
     client.send({ type: "steer", message: "use tabs, not spaces" });
     // The run holds it while its hook waits; the hook ends once the server is killed.
-    await client.waitForState((s) => (s.steers as { status: string }[] | undefined)?.[0]?.status === "queued", 30_000, "the run to hold the steer");
+    await client.waitForState(steerQueued, 30_000, "the run to hold the steer");
     await killAndRestart(h, client, () => writeFileSync(go, ""));
 
     const back = await h.connect("steer-unread");

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
-import { MinimalClient, startFakeAnthropic, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
+import { MinimalClient, startFakeAnthropic, steerQueued, startHarnessServer, type FakeAnthropic, type HarnessProcess } from "@harness/test-utils";
 import { inTerminal } from "./test-screen.ts";
 
 export const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -177,11 +177,10 @@ export function chatServerForFile(prefix: string, env: Record<string, string> = 
 /** Resolves once the run of session `sessionId` of `userId` on the server at `url` holds a steer
  * (the state's `steers` lists one queued), watched as a client of its own: a reply released after
  * that ends a turn the steer joins, never the run it would start as the next prompt. */
-export async function steerQueued(url: string, userId: string, sessionId: string): Promise<void> {
+export async function steerHeld(url: string, userId: string, sessionId: string): Promise<void> {
   const watcher = await MinimalClient.connect(url, { userId, sessionId });
   try {
-    const queued = (steers: unknown) => Array.isArray(steers) && steers.some((steer: { status?: unknown }) => steer.status === "queued");
-    await watcher.waitForState((state) => queued(state.steers), 30_000, `a steer queued in ${userId}/${sessionId}`);
+    await watcher.waitForState(steerQueued, 30_000, `a steer queued in ${userId}/${sessionId}`);
   } finally {
     await watcher.close();
   }

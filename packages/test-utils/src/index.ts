@@ -38,7 +38,7 @@ export type {
 } from "./fake-openai-types.ts";
 export { SERVER_GC_FLAGS, startHarnessServer } from "./harness-process.ts";
 export type { HarnessProcess } from "./harness-process.ts";
-export { MinimalClient } from "./minimal-client.ts";
+export { MinimalClient, steerQueued } from "./minimal-client.ts";
 export type { ConnectOptions, MinimalFrame, MinimalState } from "./minimal-client.ts";
 export { mcpTestServerCommand } from "./mcp-test-command.ts";
 export { mcpRawServerCommand } from "./mcp-raw-command.ts";

@@ -22,6 +22,12 @@ export type MinimalState = {
   [key: string]: unknown;
 };
 
+/** Whether the run under way holds a steer: the state's `steers` (beyond the core shape this client
+ * knows) lists one "queued". */
+export function steerQueued(state: MinimalState): boolean {
+  return Array.isArray(state.steers) && state.steers.some((steer: { status?: unknown }) => steer.status === "queued");
+}
+
 function applyMinimal(state: Json, op: { type: string; path: string[]; value: Json }): Json {
   if (op.path.length === 0) return op.type === "set" ? op.value : (state as string) + (op.value as string);
   const root = structuredClone(state) as Record<string, Json>;

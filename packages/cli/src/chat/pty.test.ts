@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolThenText } from "@harness/test-utils";
-import { chatInTerminal, chatServerForFile, leaveChat, pause, steerQueued, tempDir } from "../test-support.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause, steerHeld, tempDir } from "../test-support.ts";
 
 const server = chatServerForFile("harness-chat-pty-");
 
@@ -95,7 +95,7 @@ test("a line typed while a reply streams is shown as a steer on a line of its ow
   await chat.sees(/↳ steer: also mention cats\r*\n/);
   // Released once the run holds the steer: one that reached it only as it ended would start the
   // next run, and show as its prompt.
-  await steerQueued(server.url, "pty", "steered");
+  await steerHeld(server.url, "pty", "steered");
   release();
   await chat.sees(/Cats noted\./);
   await leaveChat(chat);
@@ -133,7 +133,7 @@ test("a line typed while a reply streams stays out of the reply, which reads who
   assert.ok(at !== -1, rows.join("\n"));
   assert.deepEqual(rows.slice(at, -1), [reply.slice(0, COLUMNS), reply.slice(COLUMNS), "↳ steer: mention cats"], rows.join("\n"));
   assert.match(rows.at(-1)!, /^[·✢✳✶✻✽] \w+… \(\d+s(?: · ↓ \d+ tokens)? · esc to interrupt\)$/, rows.join("\n"));
-  await steerQueued(server.url, "pty", "steer-echo");
+  await steerHeld(server.url, "pty", "steer-echo");
   release();
   await chat.sees(/Cats noted\./);
   await leaveChat(chat);

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chatInTerminal, chatServerForFile, leaveChat, pause, steerQueued, tempDir } from "../../test-support.ts";
+import { chatInTerminal, chatServerForFile, leaveChat, pause, steerHeld, tempDir } from "../../test-support.ts";
 
 const server = chatServerForFile("harness-chat-bracketed-");
 
@@ -165,7 +165,7 @@ test("a prompt with a paste recalled while a run is under way steers it with the
   chat.type("\x1b[A\x1b[A");
   await chat.bottom(/^look \[Pasted text #1 \+3 lines\]$/);
   chat.type("\r");
-  await steerQueued(server.url, "paste", chat.sessionId);
+  await steerHeld(server.url, "paste", chat.sessionId);
   release();
   await chat.sees(/Steered/);
   const all = JSON.stringify(server.fake.requests.slice(before + 2).map((r) => r.body.messages));
